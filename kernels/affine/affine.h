@@ -1,0 +1,48 @@
+// Op `affine`: the int8 linear layer. Contract (reference/affine.h is the specification):
+//   out[o] = bias[o] + sum_i W[o][i] * x[i]      (int32, o < out, i < in)
+// Canonical layout: W row-major int8 [out][in] as a trainer writes it, bias int32[out].
+// Input domain: x uint8 in 0..127, where maddubs+madd and dpbusd agree.
+// Every variant: supports(shape) -> nullptr or the reason it refuses the shape;
+// prepare (load time, untimed): canonical -> packed layout; unpack: packed -> canonical
+// (proves the layout round trip); run: packed + input -> output.
+//
+// Included by ISA-compiled files: plain data and declarations only.
+#pragma once
+#include <cstdint>
+
+#include "kernels/common/packed.h"
+
+namespace nnuelab::affine {
+
+struct Shape {
+  int in = 0;   // K: input bytes
+  int out = 0;  // N: outputs
+};
+
+struct Canonical {
+  Shape shape;
+  const std::int8_t* weights = nullptr;  // [out][in]
+  const std::int32_t* bias = nullptr;    // [out]
+};
+
+struct Packed {
+  Shape shape;
+  PackedBlocks blocks;
+};
+
+// Layout helpers shared by variants (compiled without ISA flags, in layout.cpp).
+// Row-major: slot 0 holds W[out][in] as given, slot 1 the bias.
+void pack_row_major(const Canonical& canonical, Packed& packed);
+void unpack_row_major(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
+
+}  // namespace nnuelab::affine
+
+// Declares one technique's kernel functions inside an ISA namespace.
+#define NNUELAB_AFFINE_KERNEL(tech)                                                       \
+  const char* tech##_supports(const ::nnuelab::affine::Shape& shape);                     \
+  void tech##_prepare(const ::nnuelab::affine::Canonical& canonical,                      \
+                      ::nnuelab::affine::Packed& packed);                                 \
+  void tech##_unpack(const ::nnuelab::affine::Packed& packed, std::int8_t* weights,       \
+                     std::int32_t* bias);                                                 \
+  void tech##_run(const ::nnuelab::affine::Packed& packed, const std::uint8_t* input,     \
+                  std::int32_t* output);

@@ -1,0 +1,57 @@
+#include "kernels/affine/registry.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::affine {   \
+  NNUELAB_AFFINE_KERNEL(tech)       \
+  }
+#include "kernels/affine/affine.inc"
+#undef NNUELAB_ROW
+
+namespace nnuelab::affine {
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note)                                              \
+  Variant{make_variant_info("affine", #ns, #tech, note), &ns::affine::tech##_supports, \
+          &ns::affine::tech##_prepare, &ns::affine::tech##_unpack, &ns::affine::tech##_run},
+  static const std::vector<Variant> table = {
+#include "kernels/affine/affine.inc"
+  };
+#undef NNUELAB_ROW
+  return table;
+}
+
+std::string shape_name(const Shape& s) { return std::to_string(s.in) + "x" + std::to_string(s.out); }
+
+std::string why_unsupported(const Variant& v, const Shape& s) {
+  if (s.in < 1 || s.in > 65536 || s.out < 1 || s.out > 65536)
+    return "shape " + shape_name(s) + " is outside the op's limits (1..65536 each way)";
+  const char* reason = v.supports(s);
+  return reason ? std::string(reason) : std::string();
+}
+
+Packed prepare(const Variant& v, const Canonical& c) {
+  const std::string why = why_unsupported(v, c.shape);
+  if (!why.empty())
+    throw std::invalid_argument(v.info.name + " does not support " + shape_name(c.shape) + ": " + why);
+  if (!c.weights || !c.bias)
+    throw std::invalid_argument(v.info.name + ": prepare needs weights and bias (got null)");
+  Packed p;
+  p.shape = c.shape;
+  v.prepare(c, p);
+  p.blocks.prepared_by = &v;
+  return p;
+}
+
+void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  if (p.blocks.prepared_by != &v)
+    throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
+  v.run(p, input, output);
+}
+
+}  // namespace nnuelab::affine

@@ -1,0 +1,34 @@
+// The affine registry: every variant of kernels/affine/affine.inc, plus checked entry
+// points that turn bad shapes and null buffers into clear errors.
+#pragma once
+#include <span>
+#include <string>
+
+#include "kernels/affine/affine.h"
+#include "kernels/common/variant.h"
+
+namespace nnuelab::affine {
+
+struct Variant {
+  VariantInfo info;
+  const char* (*supports)(const Shape&);
+  void (*prepare)(const Canonical&, Packed&);
+  void (*unpack)(const Packed&, std::int8_t*, std::int32_t*);
+  void (*run)(const Packed&, const std::uint8_t*, std::int32_t*);
+};
+
+std::span<const Variant> variants();
+
+std::string shape_name(const Shape& s);  // "1024x32"
+
+// Empty when the variant supports the shape, else why not (shape limits of the op
+// itself included: 1 <= in <= 65536, 1 <= out <= 65536).
+std::string why_unsupported(const Variant& v, const Shape& s);
+
+// Validates, then prepares. Throws std::invalid_argument naming the variant and reason.
+Packed prepare(const Variant& v, const Canonical& canonical);
+
+// Validates buffers and that `packed` was prepared for this shape, then runs.
+void run(const Variant& v, const Packed& packed, const std::uint8_t* input, std::int32_t* output);
+
+}  // namespace nnuelab::affine

@@ -1,0 +1,24 @@
+// The registry of registries: every op's variants, for ./lab list and for validating
+// NNUELAB_FORCE_VARIANT. A new op adds one line here.
+#include "kernels/affine/registry.h"
+#include "kernels/common/variant.h"
+#include "kernels/crelu16/registry.h"
+#include "kernels/crelu32/registry.h"
+
+namespace nnuelab {
+namespace {
+template <class V>
+void append(std::vector<const VariantInfo*>& out, std::span<const V> vs) {
+  for (const V& v : vs) out.push_back(&v.info);
+}
+}  // namespace
+
+std::vector<const VariantInfo*> all_variants() {
+  std::vector<const VariantInfo*> out;
+  append(out, affine::variants());
+  append(out, crelu16::variants());
+  append(out, crelu32::variants());
+  return out;
+}
+
+}  // namespace nnuelab

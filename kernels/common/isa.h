@@ -1,0 +1,26 @@
+// Included first by every kernels/<op>/<isa>.cpp: the intrinsics of the ISA being built.
+//
+// CMake compiles each ISA file with that ISA's flags and NNUELAB_ISA_NS set to the ISA's
+// namespace (avx2, avx512vnni, avx512vnni_emu, ...). Everything in such a file, helpers
+// included, lives in nnuelab::NNUELAB_ISA_NS. With NNUELAB_EMULATED the same source is
+// compiled without ISA flags against SIMDe's native aliases, so AVX-512 and NEON kernels
+// run (slowly, bit-exactly) on any x86-64 machine.
+#pragma once
+
+#ifndef NNUELAB_ISA_NS
+#error "kernels/<op>/<isa>.cpp files are compiled by cmake/isa.cmake, which sets NNUELAB_ISA_NS"
+#endif
+
+#if NNUELAB_EMULATED
+#define SIMDE_ENABLE_NATIVE_ALIASES
+#include <simde/x86/avx512.h>
+#include <simde/arm/neon.h>
+#include "kernels/common/simde_shim.h"
+#elif defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
+#include <cstddef>
+#include <cstdint>

@@ -1,0 +1,13 @@
+// Shared by every kernels/<op>/registry.cpp. A registry line in <op>.inc reads
+//
+//   NNUELAB_VARIANT(isa, technique, "what the variant is for")
+//
+// and expands, through NNUELAB_EACH_<isa> from the generated nnuelab_config.h, into one
+// NNUELAB_ROW(ns, technique, note) per build of that ISA in this configuration: the native
+// one (ns = avx512vnni) and/or the SIMDe one (ns = avx512vnni_emu). Each registry.cpp
+// includes its .inc twice: once with NNUELAB_ROW declaring the kernel functions, once
+// building the table. No static initialisers, no self-registration.
+#pragma once
+#include "nnuelab_config.h"
+
+#define NNUELAB_VARIANT(isa, technique, note) NNUELAB_EACH_##isa(NNUELAB_ROW, technique, note)

@@ -1,0 +1,92 @@
+// What every registered variant declares, and how consumers pick variants.
+// Scalar-side header: never included by ISA-compiled files.
+#pragma once
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/common/cpu.h"
+
+namespace nnuelab {
+
+struct VariantInfo {
+  std::string name;       // "<op>/<isa>/<technique>", e.g. "affine/avx2/dense_rows4"
+  std::string op;         // "affine"
+  std::string isa;        // "avx2", "avx512vnni-emu", "scalar"
+  std::string technique;  // "dense_rows4"
+  std::string note;       // what the variant is for, what it could not do
+  Features needs = 0;  // CPU features needed to run it (0 for -emu builds)
+  bool emulated = false;  // built against SIMDe: tested, never quoted as speed
+
+  bool available() const;        // this CPU has every required feature
+  std::string missing() const;   // names of the required features this CPU lacks
+};
+
+// Builds the info of a registry line: `ns` is the ISA namespace (avx512vnni_emu), whose
+// display form replaces '_' by '-' (avx512vnni-emu).
+VariantInfo make_variant_info(std::string_view op, std::string_view ns,
+                              std::string_view technique, std::string_view note);
+
+// CPU features an ISA build needs ("avx2" -> avx,avx2,bmi1,bmi2,fma,...); 0 for "-emu".
+Features isa_features(std::string_view isa);
+// Compiler flags of an ISA build as configured by cmake/isa.cmake.
+std::string isa_flags(std::string_view isa);
+// Every ISA in the table, in table order.
+std::vector<std::string> isa_names();
+
+// NNUELAB_FORCE_VARIANT, when set and non-empty.
+std::optional<std::string> forced_variant();
+
+// Every registered variant of every op (for ./lab list and for checking a forced name).
+std::vector<const VariantInfo*> all_variants();
+
+// Throws std::runtime_error with a clear message when NNUELAB_FORCE_VARIANT names no
+// registered variant, or one this CPU cannot run.
+void check_forced_variant();
+
+// The variants consumers (tests, benchmarks) should use for one op: all of them, or when
+// NNUELAB_FORCE_VARIANT is set, only the forced one (none for the other ops).
+template <class V>
+std::vector<const V*> selected_variants(std::span<const V> all) {
+  check_forced_variant();
+  std::vector<const V*> out;
+  const auto forced = forced_variant();
+  for (const V& v : all)
+    if (!forced || v.info.name == *forced) out.push_back(&v);
+  return out;
+}
+
+// The variant a program should run for an op: the forced one, or else the last available
+// native variant in registry order (registries list techniques from baseline to best).
+template <class V>
+const V& active_variant(std::span<const V> all) {
+  check_forced_variant();
+  const auto forced = forced_variant();
+  const V* best = nullptr;
+  for (const V& v : all) {
+    if (forced) {
+      if (v.info.name == *forced) return v;
+      continue;
+    }
+    if (v.info.available() && !v.info.emulated) best = &v;
+  }
+  if (!best) {
+    // The forced variant belongs to another op: use this op's best variant.
+    for (const V& v : all)
+      if (v.info.available() && !v.info.emulated) best = &v;
+  }
+  if (!best) throw std::runtime_error("no runnable variant registered");
+  return *best;
+}
+
+template <class V>
+const V* find_variant(std::span<const V> all, std::string_view name) {
+  for (const V& v : all)
+    if (v.info.name == name) return &v;
+  return nullptr;
+}
+
+}  // namespace nnuelab

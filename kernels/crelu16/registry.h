@@ -1,0 +1,20 @@
+// The crelu16 registry: every variant of kernels/crelu16/crelu16.inc, plus checked entry points.
+#pragma once
+#include <span>
+#include <string>
+
+#include "kernels/crelu16/crelu16.h"
+#include "kernels/common/elementwise.h"
+
+namespace nnuelab::crelu16 {
+
+using Variant = ElementwiseVariant<Shape, std::int16_t, std::uint8_t>;
+
+std::span<const Variant> variants();
+std::string shape_name(const Shape& s);
+// Empty when supported, else the reason (the op's own limits included).
+std::string why_unsupported(const Variant& v, const Shape& s);
+// Validates shape and buffers (std::invalid_argument with the reason), then runs.
+void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output);
+
+}  // namespace nnuelab::crelu16

@@ -1,0 +1,20 @@
+// Op `crelu32`: ClippedReLU of an int32 affine output, scaled down by a power of two.
+//   out[i] = clamp(in[i] >> shift, 0, 127)   int32 -> uint8, arithmetic (floor) shift,
+// valid for every int32 input and shift 0..31. Stockfish uses shift 6 (weights x64).
+// Included by ISA-compiled files: plain data and declarations only.
+#pragma once
+#include <cstdint>
+
+namespace nnuelab::crelu32 {
+
+struct Shape {
+  int n = 0;      // elements
+  int shift = 0;  // arithmetic right shift applied before clamping (0..31)
+};
+
+}  // namespace nnuelab::crelu32
+
+#define NNUELAB_CRELU32_KERNEL(tech)                                          \
+  const char* tech##_supports(const ::nnuelab::crelu32::Shape& shape);         \
+  void tech##_run(const ::nnuelab::crelu32::Shape& shape, const std::int32_t* input, \
+                  std::uint8_t* output);

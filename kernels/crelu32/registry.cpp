@@ -1,0 +1,43 @@
+#include "kernels/crelu32/registry.h"
+
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::crelu32 {  \
+  NNUELAB_CRELU32_KERNEL(tech)      \
+  }
+#include "kernels/crelu32/crelu32.inc"
+#undef NNUELAB_ROW
+
+namespace nnuelab::crelu32 {
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note) \
+  Variant{make_variant_info("crelu32", #ns, #tech, note), &ns::crelu32::tech##_supports, &ns::crelu32::tech##_run},
+  static const std::vector<Variant> table = {
+#include "kernels/crelu32/crelu32.inc"
+  };
+#undef NNUELAB_ROW
+  return table;
+}
+
+std::string shape_name(const Shape& s) { return std::to_string(s.n) + ">>" + std::to_string(s.shift); }
+
+std::string why_unsupported(const Variant& v, const Shape& s) {
+  return why_unsupported_elementwise(
+      v, s,
+      s.n < 1 || s.n > (1 << 20) ? "n must be 1..1048576, got " + std::to_string(s.n)
+      : s.shift < 0 || s.shift > 31 ? "shift must be 0..31, got " + std::to_string(s.shift)
+                                   : std::string());
+}
+
+void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output) {
+  const std::string why = why_unsupported(v, s);
+  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  v.run(s, input, output);
+}
+
+}  // namespace nnuelab::crelu32

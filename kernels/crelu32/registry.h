@@ -1,0 +1,20 @@
+// The crelu32 registry: every variant of kernels/crelu32/crelu32.inc, plus checked entry points.
+#pragma once
+#include <span>
+#include <string>
+
+#include "kernels/crelu32/crelu32.h"
+#include "kernels/common/elementwise.h"
+
+namespace nnuelab::crelu32 {
+
+using Variant = ElementwiseVariant<Shape, std::int32_t, std::uint8_t>;
+
+std::span<const Variant> variants();
+std::string shape_name(const Shape& s);
+// Empty when supported, else the reason (the op's own limits included).
+std::string why_unsupported(const Variant& v, const Shape& s);
+// Validates shape and buffers (std::invalid_argument with the reason), then runs.
+void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output);
+
+}  // namespace nnuelab::crelu32

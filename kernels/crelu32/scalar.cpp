@@ -1,0 +1,17 @@
+// crelu32, no ISA flags.
+#include "kernels/common/isa.h"
+#include "kernels/crelu32/crelu32.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
+using namespace ::nnuelab::crelu32;
+
+const char* clamp_supports(const Shape&) { return nullptr; }
+
+void clamp_run(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
+  for (int i = 0; i < s.n; ++i) {
+    const std::int32_t x = input[i] >> s.shift;  // arithmetic in C++20
+    output[i] = std::uint8_t(x < 0 ? 0 : x > 127 ? 127 : x);
+  }
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

@@ -1,0 +1,141 @@
+#include "workloads/synthetic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace nnuelab::workloads {
+
+namespace {
+std::uint64_t splitmix64(std::uint64_t& x) {
+  std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+}  // namespace
+
+Rng::Rng(std::uint64_t seed) {
+  for (auto& s : s_) s = splitmix64(seed);
+}
+
+std::uint64_t Rng::next() {
+  const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
+  const std::uint64_t t = s_[1] << 17;
+  s_[2] ^= s_[0];
+  s_[3] ^= s_[1];
+  s_[1] ^= s_[2];
+  s_[0] ^= s_[3];
+  s_[2] ^= t;
+  s_[3] = rotl(s_[3], 45);
+  return result;
+}
+
+std::int64_t Rng::uniform(std::int64_t lo, std::int64_t hi) {
+  const std::uint64_t range = std::uint64_t(hi - lo) + 1;
+  if (range == 0) return std::int64_t(next());  // the full 64-bit range
+  // Rejection keeps it exactly uniform.
+  const std::uint64_t limit = ~std::uint64_t(0) - (~std::uint64_t(0) % range);
+  std::uint64_t r;
+  do r = next(); while (r >= limit);
+  return lo + std::int64_t(r % range);
+}
+
+bool Rng::chance(double p) { return double(next() >> 11) * 0x1.0p-53 < p; }
+
+std::string Density::name() const {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", percent);
+  switch (kind) {
+    case DensityKind::kDense: return "dense:100";
+    case DensityKind::kByte: return std::string("byte:") + buf;
+    case DensityKind::kChunk: return std::string("chunk:") + buf;
+  }
+  return "?";
+}
+
+Density parse_density(const std::string& text) {
+  const auto colon = text.find(':');
+  const std::string kind = text.substr(0, colon);
+  Density d;
+  if (kind == "dense") return d;
+  if (colon == std::string::npos || (kind != "byte" && kind != "chunk"))
+    throw std::invalid_argument("density '" + text + "': expected dense, byte:<percent> or chunk:<percent>");
+  char* end = nullptr;
+  const std::string num = text.substr(colon + 1);
+  d.percent = std::strtod(num.c_str(), &end);
+  if (num.empty() || *end || !(d.percent >= 0 && d.percent <= 100))
+    throw std::invalid_argument("density '" + text + "': percent must be a number in 0..100");
+  d.kind = kind == "byte" ? DensityKind::kByte : DensityKind::kChunk;
+  return d;
+}
+
+void fill_activations(Rng& rng, std::uint8_t* out, int n, const Density& d, int max_value) {
+  if (max_value < 1 || max_value > 255) throw std::invalid_argument("fill_activations: max_value must be 1..255");
+  const double p = d.percent / 100.0;
+  switch (d.kind) {
+    case DensityKind::kDense:
+      for (int i = 0; i < n; ++i) out[i] = std::uint8_t(rng.uniform(0, max_value));
+      break;
+    case DensityKind::kByte:
+      for (int i = 0; i < n; ++i) out[i] = rng.chance(p) ? std::uint8_t(rng.uniform(1, max_value)) : 0;
+      break;
+    case DensityKind::kChunk:
+      for (int c = 0; c < n; c += 4) {
+        const int len = std::min(4, n - c);
+        std::fill_n(out + c, len, 0);
+        if (!rng.chance(p)) continue;
+        for (int j = 0; j < len; ++j) out[c + j] = std::uint8_t(rng.uniform(0, max_value));
+        out[c + rng.uniform(0, len - 1)] = std::uint8_t(rng.uniform(1, max_value));
+      }
+      break;
+  }
+}
+
+Measured measure(const std::uint8_t* data, int n) {
+  Measured m;
+  for (int c = 0; c < n; c += 4) {
+    bool any = false;
+    for (int j = c; j < std::min(n, c + 4); ++j) {
+      if (data[j]) {
+        ++m.nnz_bytes;
+        any = true;
+      }
+    }
+    m.nnz_chunks += any;
+  }
+  if (n > 0) {
+    m.byte_density = double(m.nnz_bytes) / n;
+    m.chunk_density = double(m.nnz_chunks) / ((n + 3) / 4);
+  }
+  return m;
+}
+
+InputPool make_input_pool(int n, const Density& d, int count, std::uint64_t seed, int max_value) {
+  if (n < 1 || count < 1) throw std::invalid_argument("make_input_pool: n and count must be >= 1");
+  InputPool pool;
+  pool.n = n;
+  pool.count = count;
+  pool.stride = (std::size_t(n) + 63) / 64 * 64;
+  pool.bytes = Buffer<std::uint8_t>(pool.stride * count);
+  Rng rng(seed);
+  double bytes = 0, chunks = 0, nnz = 0, nnzc = 0;
+  for (int i = 0; i < count; ++i) {
+    std::uint8_t* row = pool.bytes.data() + std::size_t(i) * pool.stride;
+    fill_activations(rng, row, n, d, max_value);
+    const Measured m = measure(row, n);
+    bytes += m.byte_density;
+    chunks += m.chunk_density;
+    nnz += m.nnz_bytes;
+    nnzc += m.nnz_chunks;
+  }
+  pool.mean.byte_density = bytes / count;
+  pool.mean.chunk_density = chunks / count;
+  pool.mean.nnz_bytes = int(std::lround(nnz / count));
+  pool.mean.nnz_chunks = int(std::lround(nnzc / count));
+  return pool;
+}
+
+}  // namespace nnuelab::workloads
