@@ -28,6 +28,7 @@ std::span<const Variant> variants() {
 std::string shape_name(const Shape& s) { return std::to_string(s.in) + "x" + std::to_string(s.out); }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
+  if (!v.info.available()) return "this CPU lacks " + v.info.missing();
   if (s.in < 1 || s.in > 65536 || s.out < 1 || s.out > 65536)
     return "shape " + shape_name(s) + " is outside the op's limits (1..65536 each way)";
   const char* reason = v.supports(s);

@@ -21,8 +21,10 @@ std::span<const Variant> variants();
 
 std::string shape_name(const Shape& s);  // "1024x32"
 
-// Empty when the variant supports the shape, else why not (shape limits of the op
-// itself included: 1 <= in <= 65536, 1 <= out <= 65536).
+// Empty when the variant supports the shape, else why not (the op's own limits
+// 1 <= in <= 65536, 1 <= out <= 65536 included). A variant this CPU cannot run is
+// refused before any of its functions is called: supports() is ISA code as well, and
+// may use instructions (BMI2 shifts, VEX moves) the CPU lacks.
 std::string why_unsupported(const Variant& v, const Shape& s);
 
 // Validates, then prepares. Throws std::invalid_argument naming the variant and reason.

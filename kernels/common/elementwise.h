@@ -23,6 +23,7 @@ struct ElementwiseVariant {
 template <class V>
 std::string why_unsupported_elementwise(const V& v, const typename V::Shape& s,
                                         const std::string& op_limits) {
+  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
   if (!op_limits.empty()) return op_limits;
   const char* reason = v.supports(s);
   return reason ? std::string(reason) : std::string();

@@ -40,4 +40,10 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
   v.run(s, input, output);
 }
 
+const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
+  const Variant& v = active_variant(variants());
+  run(v, s, input, output);
+  return v;
+}
+
 }  // namespace nnuelab::crelu32

@@ -17,4 +17,8 @@ std::string why_unsupported(const Variant& v, const Shape& s);
 // Validates shape and buffers (std::invalid_argument with the reason), then runs.
 void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output);
 
+// Runs the variant a program should use (NNUELAB_FORCE_VARIANT's, or the best available
+// native one) and returns it, so callers and tests can see which one ran.
+const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output);
+
 }  // namespace nnuelab::crelu32

@@ -1,0 +1,237 @@
+// affine: every registered variant x every supported shape, byte-compared with
+// ref::affine over densities, seeds and boundary inputs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <functional>
+#include <vector>
+
+#include "kernels/affine/registry.h"
+#include "reference/affine.h"
+#include "tests/support.h"
+#include "workloads/synthetic.h"
+
+namespace nnuelab::test {
+namespace {
+
+using affine::Shape;
+using workloads::Buffer;
+using workloads::Density;
+using workloads::DensityKind;
+using workloads::Rng;
+
+// Shapes of real nets first (Stockfish L1 -> 16/32, the small layers), then tails.
+const std::vector<Shape> kShapes = {
+    {1024, 32}, {1536, 16}, {3072, 16}, {512, 32}, {64, 32}, {32, 32}, {32, 1}, {128, 1},
+    {4, 1},     {31, 3},    {33, 5},    {96, 15},  {100, 17}, {64, 4}, {1, 1},  {2048, 8},
+};
+
+const std::vector<Density> kDensities = {
+    {DensityKind::kDense, 100}, {DensityKind::kByte, 0},   {DensityKind::kByte, 1},
+    {DensityKind::kByte, 5},    {DensityKind::kByte, 15},  {DensityKind::kByte, 50},
+    {DensityKind::kChunk, 1},   {DensityKind::kChunk, 15}, {DensityKind::kChunk, 50},
+    {DensityKind::kChunk, 100},
+};
+
+// Every test compares at least this many outputs (the foundation's bar is 10,000 per op).
+constexpr long kMinOutputsPerTest = 10000;
+
+struct Case {
+  const affine::Variant* variant;
+  Shape shape;
+};
+
+// A set of canonical weights with its own storage.
+struct Weights {
+  Shape shape;
+  std::vector<std::int8_t> w;
+  std::vector<std::int32_t> b;
+  affine::Canonical canonical() const { return {shape, w.data(), b.data()}; }
+};
+
+Weights random_weights(Shape s, Rng& rng) {
+  Weights x{s, std::vector<std::int8_t>(std::size_t(s.in) * s.out), std::vector<std::int32_t>(s.out)};
+  for (auto& v : x.w) v = std::int8_t(rng.uniform(-128, 127));
+  for (auto& v : x.b) v = std::int32_t(rng.uniform(-(1 << 20), 1 << 20));
+  return x;
+}
+
+// Runs one variant and the reference on `inputs` (count rows of shape.in bytes); returns
+// a description of the first difference, if any.
+class AffineChecker {
+ public:
+  AffineChecker(const affine::Variant& v, const Weights& w)
+      : v_(v), w_(w), packed_(affine::prepare(v, w.canonical())), got_(w.shape.out), want_(w.shape.out),
+        in_(w.shape.in) {}
+
+  std::optional<std::string> check(const std::uint8_t* x, const std::string& context) {
+    std::copy_n(x, w_.shape.in, in_.data());  // aligned, exact-length input buffer
+    std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);  // poison: every output must be written
+    ref::affine(w_.w.data(), w_.b.data(), w_.shape.in, w_.shape.out, in_.data(), want_.data());
+    affine::run(v_, packed_, in_.data(), got_.data());
+    compared += w_.shape.out;
+    return compare(got_.data(), want_.data(), w_.shape.out, context);
+  }
+  long compared = 0;
+
+ private:
+  const affine::Variant& v_;
+  const Weights& w_;
+  affine::Packed packed_;
+  Buffer<std::int32_t> got_, want_;
+  Buffer<std::uint8_t> in_;
+};
+
+class Affine : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Affine, MatchesReferenceOnRandomInputs) {
+  const auto& [v, shape] = GetParam();
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
+  long compared = 0;
+  // Enough calls that every test compares >= kMinOutputsPerTest outputs.
+  const int calls = std::max<int>(2, int(kMinOutputsPerTest / (long(shape.out) * kDensities.size() * 2)) + 1);
+  for (std::uint64_t seed : {1u, 2u}) {
+    Rng wrng(seed * 7919 + shape.in * 31 + shape.out);
+    const Weights w = random_weights(shape, wrng);
+    AffineChecker checker(*v, w);
+    for (const Density& d : kDensities) {
+      Rng rng(seed * 1000003 + shape.in);
+      Buffer<std::uint8_t> x(shape.in);
+      for (int call = 0; call < calls; ++call) {
+        workloads::fill_activations(rng, x.data(), shape.in, d, 127);
+        const auto diff = checker.check(x.data(), v->info.name + "/" + affine::shape_name(shape) + " " +
+                                                      d.name() + " seed " + std::to_string(seed) +
+                                                      " call " + std::to_string(call));
+        ASSERT_FALSE(diff) << *diff;
+      }
+    }
+    compared += checker.compared;
+  }
+  EXPECT_GE(compared, kMinOutputsPerTest);
+}
+
+// Inputs at the edges of the domain: zeros, the maximum 127 against the extreme weights
+// (the largest maddubs pair sums, 2*127*(-128) = -32512 and 2*127*127), alternating
+// patterns, and one-hot inputs at every position (tails and block edges).
+TEST_P(Affine, MatchesReferenceOnBoundaryInputs) {
+  const auto& [v, shape] = GetParam();
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
+  Rng rng(99);
+  std::vector<std::function<std::int8_t(int, int)>> weight_patterns = {
+      [](int, int) { return std::int8_t(-128); },
+      [](int, int) { return std::int8_t(127); },
+      [](int o, int i) { return std::int8_t((o + i) % 2 ? 127 : -128); },
+      [&](int, int) { return std::int8_t(rng.uniform(-128, 127)); },
+  };
+  for (std::size_t pi = 0; pi < weight_patterns.size(); ++pi) {
+    Weights w{shape, std::vector<std::int8_t>(std::size_t(shape.in) * shape.out), std::vector<std::int32_t>(shape.out)};
+    for (int o = 0; o < shape.out; ++o) {
+      for (int i = 0; i < shape.in; ++i) w.w[std::size_t(o) * shape.in + i] = weight_patterns[pi](o, i);
+      w.b[o] = o % 3 == 0 ? (1 << 30) : o % 3 == 1 ? -(1 << 30) : 0;  // far from zero, no overflow
+    }
+    AffineChecker checker(*v, w);
+    std::vector<std::uint8_t> x(shape.in);
+    auto check = [&](const std::string& what) {
+      const auto diff = checker.check(x.data(), v->info.name + "/" + affine::shape_name(shape) +
+                                                    " weights pattern " + std::to_string(pi) + " input " + what);
+      ASSERT_FALSE(diff) << *diff;
+    };
+    std::fill(x.begin(), x.end(), 0);
+    check("all zero");
+    std::fill(x.begin(), x.end(), 127);
+    check("all 127");
+    for (int i = 0; i < shape.in; ++i) x[i] = i % 2 ? 127 : 0;
+    check("127/0 alternating");
+    for (int i = 0; i < shape.in; ++i) x[i] = i % 4 == 3 ? 127 : 0;
+    check("every 4th byte 127");
+    const int step = std::max(1, shape.in / 128);  // every position of small layers
+    for (int pos = 0; pos < shape.in; pos += step) {
+      std::fill(x.begin(), x.end(), 0);
+      x[pos] = 127;
+      check("one-hot at " + std::to_string(pos));
+      x[shape.in - 1 - pos] = 1;
+      check("two-hot at " + std::to_string(pos));
+    }
+  }
+}
+
+TEST_P(Affine, LayoutRoundTrips) {
+  const auto& [v, shape] = GetParam();
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);  // prepare is ISA code too
+  Rng rng(5);
+  const Weights w = random_weights(shape, rng);
+  const affine::Packed packed = affine::prepare(*v, w.canonical());
+  std::vector<std::int8_t> w2(w.w.size(), 0x55);
+  std::vector<std::int32_t> b2(w.b.size(), 0x55);
+  v->unpack(packed, w2.data(), b2.data());
+  EXPECT_FALSE(first_mismatch(w2.data(), w.w.data(), w2.size())) << "weights differ after prepare + unpack";
+  EXPECT_FALSE(first_mismatch(b2.data(), w.b.data(), b2.size())) << "bias differs after prepare + unpack";
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const affine::Variant* v : variants_under_test(affine::variants())) {
+    // No function of a variant this CPU lacks may run, supports() included (it is ISA
+    // code): such a variant gets one case, which reports the skip.
+    if (!v->info.available()) {
+      out.push_back({v, Shape{0, 0}});
+      continue;
+    }
+    for (const Shape& s : kShapes)
+      if (affine::why_unsupported(*v, s).empty()) out.push_back({v, s});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(, Affine, ::testing::ValuesIn(cases()), [](const auto& info) {
+  const Case& c = info.param;
+  return param_name(c.variant->info.name + "/" +
+                    (c.variant->info.available() ? affine::shape_name(c.shape) : "unavailable"));
+});
+
+// Every shape a variant refuses gets a reason and a clear error, never a run.
+TEST(AffineRefusals, UnsupportedShapesAreRefusedWithAReason) {
+  std::vector<Shape> shapes = kShapes;
+  for (Shape bad : {Shape{0, 1}, Shape{1, 0}, Shape{-32, 32}, Shape{65537, 1}, Shape{32, 70000}}) shapes.push_back(bad);
+  int refused = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    if (!v.info.available()) continue;
+    for (const Shape& s : shapes) {
+      const std::string why = affine::why_unsupported(v, s);
+      if (why.empty()) continue;
+      ++refused;
+      std::vector<std::int8_t> w(std::size_t(std::max(s.in, 1)) * std::max(s.out, 1));
+      std::vector<std::int32_t> b(std::max(s.out, 1));
+      try {
+        affine::prepare(v, {s, w.data(), b.data()});
+        ADD_FAILURE() << v.info.name << " prepared unsupported shape " << affine::shape_name(s);
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(v.info.name), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_GE(refused, 5);  // at least the op-limit shapes, for every variant
+}
+
+TEST(AffineRefusals, NullBuffersAndForeignPackingAreErrors) {
+  const affine::Variant& v = affine::variants()[0];
+  const Shape s{32, 4};
+  std::vector<std::int8_t> w(128);
+  std::vector<std::int32_t> b(4);
+  EXPECT_THROW(affine::prepare(v, {s, nullptr, b.data()}), std::invalid_argument);
+  const affine::Packed p = affine::prepare(v, {s, w.data(), b.data()});
+  std::vector<std::int32_t> out(4);
+  EXPECT_THROW(affine::run(v, p, nullptr, out.data()), std::invalid_argument);
+  affine::Packed never_prepared;
+  std::vector<std::uint8_t> in(32);
+  EXPECT_THROW(affine::run(v, never_prepared, in.data(), out.data()), std::invalid_argument);
+  for (const affine::Variant& other : affine::variants())
+    if (&other != &v && other.info.available()) {
+      EXPECT_THROW(affine::run(other, p, in.data(), out.data()), std::invalid_argument);
+    }
+}
+
+}  // namespace
+}  // namespace nnuelab::test

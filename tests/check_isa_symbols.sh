@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Fails when an ISA-compiled object file defines a symbol outside nnuelab::<its ISA>:: or
+# runs static initialisers. Such code was compiled with that ISA's flags; if the linker
+# keeps it for scalar callers (inline functions and templates are merged by name), the
+# binary dies with SIGILL on an older CPU. Arguments: object files (';'-lists accepted).
+set -u
+status=0 checked=0
+for arg in "$@"; do
+  IFS=';' read -r -a objs <<< "$arg"
+  for obj in "${objs[@]}"; do
+    [ -n "$obj" ] || continue
+    # .../nnuelab_isa_<ns>.dir/kernels/<op>/<isa>.cpp.o -> <ns>
+    ns=$(sed -n 's#.*/nnuelab_isa_\([A-Za-z0-9_]*\)\.dir/.*#\1#p' <<< "$obj")
+    [ -n "$ns" ] || { echo "cannot tell the ISA of $obj"; status=1; continue; }
+    checked=$((checked + 1))
+    bad=$(nm -C --defined-only "$obj" | awk '$2 ~ /^[TtWwVvuBbDdRr]$/ {sub(/^[^ ]+ [^ ]+ /, ""); print}' |
+          grep -v -E "^nnuelab::${ns}::" | grep -v -E '^\.|^__odr_asan' || true)
+    if [ -n "$bad" ]; then
+      echo "$obj (ISA namespace nnuelab::${ns}) defines symbols outside it:"
+      sed 's/^/    /' <<< "$bad"
+      status=1
+    fi
+  done
+done
+[ "$checked" -gt 0 ] || { echo "no ISA object files were given"; exit 1; }
+[ $status -eq 0 ] && echo "checked $checked ISA object files: every symbol is inside its ISA namespace"
+exit $status

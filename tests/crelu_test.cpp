@@ -1,0 +1,173 @@
+// crelu16 and crelu32: every registered variant x every supported shape, byte-compared
+// with the references over random, exhaustive and boundary inputs.
+#include <gtest/gtest.h>
+
+#include <climits>
+
+#include "kernels/crelu16/registry.h"
+#include "kernels/crelu32/registry.h"
+#include "reference/crelu16.h"
+#include "reference/crelu32.h"
+#include "tests/elementwise_tester.h"
+
+namespace nnuelab::test {
+namespace {
+
+constexpr long kMinOutputsPerTest = 10000;
+
+// Cases over a registry: every supported shape of every available variant, and a single
+// skip case for a variant this CPU cannot run (none of its code may be called).
+template <class V, class Shapes, class Why>
+std::vector<ElementwiseCase<V>> make_cases(std::span<const V> all, const Shapes& shapes, Why why) {
+  std::vector<ElementwiseCase<V>> out;
+  for (const V* v : variants_under_test(all)) {
+    if (!v->info.available()) {
+      out.push_back({v, {}});
+      continue;
+    }
+    for (const auto& s : shapes)
+      if (why(*v, s).empty()) out.push_back({v, s});
+  }
+  return out;
+}
+
+template <class V, class ShapeName>
+std::string case_name(const ElementwiseCase<V>& c, ShapeName shape_name) {
+  return param_name(c.variant->info.name + "/" + (c.variant->info.available() ? shape_name(c.shape) : "unavailable"));
+}
+
+// ---- crelu16 --------------------------------------------------------------------------
+
+using C16 = crelu16::Variant;
+const std::vector<crelu16::Shape> kC16Shapes = {{32}, {1024}, {2048}, {3072}, {64}, {96}, {1}, {7}, {31}, {33}, {1000}};
+
+ElementwiseTester<C16> c16_tester(const ElementwiseCase<C16>& c) {
+  return ElementwiseTester<C16>(
+      *c.variant, c.shape, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
+      [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { crelu16::run(v, s, in, out); });
+}
+
+class Crelu16 : public ::testing::TestWithParam<ElementwiseCase<C16>> {};
+
+TEST_P(Crelu16, MatchesReferenceOnEveryInt16) {
+  NNUELAB_SKIP_IF_UNAVAILABLE(GetParam().variant->info);
+  auto t = c16_tester(GetParam());
+  std::vector<std::int16_t> all;
+  for (int x = INT16_MIN; x <= INT16_MAX; ++x) all.push_back(std::int16_t(x));
+  auto diff = t.check(all, "every int16 in order");
+  ASSERT_FALSE(diff) << *diff;
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    diff = t.check(random_stream<std::int16_t>(seed, 8192, INT16_MIN, INT16_MAX), "random int16, seed " + std::to_string(seed));
+    ASSERT_FALSE(diff) << *diff;
+    diff = t.check(random_stream<std::int16_t>(seed, 8192, -300, 300), "random near 0..127, seed " + std::to_string(seed));
+    ASSERT_FALSE(diff) << *diff;
+  }
+  const std::vector<std::int16_t> edges = {-32768, -32767, -129, -128, -127, -1, 0, 1, 126, 127, 128, 129, 255, 256, 32766, 32767};
+  diff = t.check(edges, "saturation edges");
+  ASSERT_FALSE(diff) << *diff;
+  EXPECT_GE(t.compared, kMinOutputsPerTest);
+}
+
+INSTANTIATE_TEST_SUITE_P(, Crelu16,
+                         ::testing::ValuesIn(make_cases(crelu16::variants(), kC16Shapes,
+                                                        [](const C16& v, const crelu16::Shape& s) { return crelu16::why_unsupported(v, s); })),
+                         [](const auto& info) { return case_name(info.param, crelu16::shape_name); });
+
+// ---- crelu32 --------------------------------------------------------------------------
+
+using C32 = crelu32::Variant;
+std::vector<crelu32::Shape> c32_shapes() {
+  std::vector<crelu32::Shape> out;
+  for (int n : {32, 64, 1024, 8, 1, 33})
+    for (int shift : {0, 1, 6, 7, 8, 9, 16, 31}) out.push_back({n, shift});
+  return out;
+}
+
+ElementwiseTester<C32> c32_tester(const C32& v, const crelu32::Shape& s) {
+  return ElementwiseTester<C32>(
+      v, s, [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
+      [](const C32& var, const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { crelu32::run(var, sh, in, out); });
+}
+
+// The values where a shift-then-clamp can go wrong: the clamp edges scaled by 2^shift,
+// the int16 saturation edges (a form that packs to int16 first), powers of two, int32 ends.
+std::vector<std::int32_t> c32_edges(int shift) {
+  std::vector<std::int32_t> v = {INT32_MIN, INT32_MIN + 1, INT32_MAX, INT32_MAX - 1, 0, -1, 1,
+                                 32767, 32768, -32768, -32769, 40000, -40000, 65535, 65536};
+  for (std::int64_t base : {std::int64_t(127) << shift, std::int64_t(128) << shift, std::int64_t(1) << shift})
+    for (std::int64_t d = -2; d <= 2; ++d)
+      for (std::int64_t sign : {1, -1})
+        if (std::int64_t x = sign * (base + d); x >= INT32_MIN && x <= INT32_MAX) v.push_back(std::int32_t(x));
+  for (int k = 0; k < 31; ++k)
+    for (std::int32_t x : {(1 << k) - 1, 1 << k, -(1 << k)}) v.push_back(x);
+  return v;
+}
+
+class Crelu32 : public ::testing::TestWithParam<ElementwiseCase<C32>> {};
+
+TEST_P(Crelu32, MatchesReference) {
+  const auto& [v, s] = GetParam();
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
+  auto t = c32_tester(*v, s);
+  auto diff = t.check(c32_edges(s.shift), "edges");
+  ASSERT_FALSE(diff) << *diff;
+  const std::int64_t near = std::int64_t(200) << s.shift;  // the interesting range at this shift
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    diff = t.check(random_stream<std::int32_t>(seed, 4096, INT32_MIN, INT32_MAX), "random int32, seed " + std::to_string(seed));
+    ASSERT_FALSE(diff) << *diff;
+    diff = t.check(random_stream<std::int32_t>(seed, 4096, -std::min<std::int64_t>(near, INT32_MAX), std::min<std::int64_t>(near, INT32_MAX)),
+                   "random near the clamp, seed " + std::to_string(seed));
+    ASSERT_FALSE(diff) << *diff;
+  }
+  EXPECT_GE(t.compared, kMinOutputsPerTest);
+}
+
+INSTANTIATE_TEST_SUITE_P(, Crelu32,
+                         ::testing::ValuesIn(make_cases(crelu32::variants(), c32_shapes(),
+                                                        [](const C32& v, const crelu32::Shape& s) { return crelu32::why_unsupported(v, s); })),
+                         [](const auto& info) { return case_name(info.param, crelu32::shape_name); });
+
+// Refused shapes get a reason and a clear error, never a run.
+TEST(Crelu32Refusals, RefusedShapesThrowWithTheReason) {
+  std::uint8_t out[64];
+  std::int32_t in[64] = {};
+  int refused = 0;
+  for (const C32& v : crelu32::variants()) {
+    if (!v.info.available()) continue;
+    for (crelu32::Shape s : {crelu32::Shape{32, 32}, crelu32::Shape{32, -1}, crelu32::Shape{0, 0}, crelu32::Shape{31, 9}}) {
+      const std::string why = crelu32::why_unsupported(v, s);
+      if (why.empty()) continue;
+      ++refused;
+      try {
+        crelu32::run(v, s, in, out);
+        ADD_FAILURE() << v.info.name << " ran refused shape " << crelu32::shape_name(s);
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_GE(refused, 3);
+}
+
+// The pack-before-shift technique is exact only for shift <= 8, which is why it refuses
+// 9 and up. Prove both sides: equal at 8 on the value that breaks it at 9, different at 9.
+TEST(Crelu32Domain, PackBeforeShiftDivergesAboveShift8) {
+  const C32* v = find_variant(crelu32::variants(), "crelu32/avx2/packs_shift_permute");
+  if (!v) GTEST_SKIP() << "crelu32/avx2/packs_shift_permute is not built in this configuration";
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
+  std::int32_t in[32];
+  std::fill_n(in, 32, 40000);  // 40000 >> 9 = 78, but int16-saturated 32767 >> 9 = 63
+  std::uint8_t got[32], want[32];
+  ref::crelu32(in, 32, 8, want);
+  v->run({32, 8}, in, got);
+  EXPECT_FALSE(first_mismatch(got, want, 32)) << "must agree at shift 8";
+  EXPECT_EQ(want[0], 127);
+  ref::crelu32(in, 32, 9, want);
+  v->run({32, 9}, in, got);  // the raw kernel, bypassing the refusal on purpose
+  EXPECT_EQ(want[0], 78);
+  EXPECT_EQ(got[0], 63) << "the technique saturates to int16 before shifting";
+  EXPECT_THROW(crelu32::run(*v, {32, 9}, in, got), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace nnuelab::test

@@ -1,0 +1,129 @@
+// The registry itself: names, forced variants, dispatch, and proof that the bit-exact
+// harness catches a wrong kernel.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+#include "kernels/affine/registry.h"
+#include "kernels/crelu16/registry.h"
+#include "kernels/crelu32/registry.h"
+#include "reference/crelu16.h"
+#include "tests/elementwise_tester.h"
+
+namespace nnuelab::test {
+namespace {
+
+TEST(Registry, ForcedVariantIsValid) {
+  try {
+    check_forced_variant();
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+}
+
+TEST(Registry, NamesAreUniqueAndFollowTheGrammar) {
+  std::set<std::string> isas;
+  for (const std::string& isa : isa_names()) {
+    isas.insert(isa);
+    isas.insert(isa + "-emu");
+  }
+  const std::regex grammar("([a-z0-9_]+)/([a-z0-9-]+)/([a-z0-9_]+)");
+  std::set<std::string> seen;
+  for (const VariantInfo* v : all_variants()) {
+    EXPECT_TRUE(seen.insert(v->name).second) << "duplicate variant " << v->name;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_match(v->name, m, grammar)) << v->name;
+    EXPECT_EQ(m[1], v->op);
+    EXPECT_EQ(m[2], v->isa);
+    EXPECT_EQ(m[3], v->technique);
+    EXPECT_TRUE(isas.count(v->isa)) << v->name << ": ISA not in the table";
+    EXPECT_FALSE(v->note.empty()) << v->name << " says nothing about what it is for";
+    EXPECT_EQ(v->emulated, v->isa.ends_with("-emu"));
+    if (v->emulated) {
+      EXPECT_EQ(v->needs, 0u) << "emulated builds run on any CPU";
+    }
+  }
+  EXPECT_GE(seen.size(), 6u);
+}
+
+TEST(Registry, EveryOpHasAPortableVariant) {
+  for (const std::string op : {"affine", "crelu16", "crelu32"}) {
+    bool found = false;
+    for (const VariantInfo* v : all_variants()) found |= v->op == op && v->isa == "scalar";
+    EXPECT_TRUE(found) << op << " has no scalar variant";
+  }
+}
+
+TEST(Registry, DisabledFeaturesAreParsed) {
+  EXPECT_EQ(feature_from_name("avx2"), kAVX2);
+  EXPECT_EQ(feature_from_name("avx512vnni"), kAVX512VNNI);
+  EXPECT_EQ(feature_from_name("nonsense"), 0u);
+  EXPECT_EQ(feature_names(kAVX2 | kBMI2), "avx2,bmi2");
+  // The mask only ever removes features.
+  EXPECT_EQ(cpu_features() & ~cpu_features_detected(), 0u);
+}
+
+// Runs only under NNUELAB_FORCE_VARIANT (CTest's force_variant.* tests set it).
+TEST(ForcedVariant, SuitesAndDispatchUseOnlyTheForcedVariant) {
+  const auto forced = forced_variant();
+  if (!forced) GTEST_SKIP() << "NNUELAB_FORCE_VARIANT is not set (CTest's force_variant.selects_and_runs sets it)";
+  std::vector<std::string> selected;
+  for (const auto* v : selected_variants(affine::variants())) selected.push_back(v->info.name);
+  for (const auto* v : selected_variants(crelu16::variants())) selected.push_back(v->info.name);
+  for (const auto* v : selected_variants(crelu32::variants())) selected.push_back(v->info.name);
+  ASSERT_EQ(selected.size(), 1u) << "forcing must leave exactly one variant across all ops";
+  EXPECT_EQ(selected[0], *forced);
+  if (!forced->starts_with("crelu16/")) return;
+  // The dispatcher that programs use runs the forced variant, and it computes the op.
+  std::int16_t in[64];
+  for (int i = 0; i < 64; ++i) in[i] = std::int16_t(i * 997 - 30000);
+  std::uint8_t got[64], want[64];
+  const crelu16::Variant& ran = crelu16::run_active({64}, in, got);
+  EXPECT_EQ(ran.info.name, *forced);
+  ref::crelu16(in, 64, want);
+  EXPECT_FALSE(first_mismatch(got, want, 64));
+}
+
+TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
+  if (forced_variant()) GTEST_SKIP() << "NNUELAB_FORCE_VARIANT is set";
+  std::int16_t in[32] = {};
+  std::uint8_t out[32];
+  const crelu16::Variant& ran = crelu16::run_active({32}, in, out);
+  EXPECT_TRUE(ran.info.available());
+  EXPECT_FALSE(ran.info.emulated);
+  // No later registry entry is runnable and native: the "best" is the last such one.
+  bool after = false;
+  for (const auto& v : crelu16::variants()) {
+    if (&v == &ran) {
+      after = true;
+    } else if (after) {
+      EXPECT_FALSE(v.info.available() && !v.info.emulated) << v.info.name;
+    }
+  }
+}
+
+// A test that cannot fail is a defect: plant a wrong kernel and watch the harness catch it.
+void planted_bug_run(const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) {
+  ref::crelu16(in, s.n, out);
+  for (int i = 0; i < s.n; ++i)
+    if (in[i] == 128) out[i] = 128;  // wrong: 128 must clamp to 127
+}
+const char* planted_bug_supports(const crelu16::Shape&) { return nullptr; }
+
+TEST(HarnessSelfTest, WrongCrelu16VariantIsCaughtWithItsIndex) {
+  const crelu16::Variant wrong{make_variant_info("crelu16", "scalar", "planted_bug", "wrong on purpose"),
+                               &planted_bug_supports, &planted_bug_run};
+  ElementwiseTester<crelu16::Variant> t(
+      wrong, {32}, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
+      [](const crelu16::Variant& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { crelu16::run(v, s, in, out); });
+  std::vector<std::int16_t> stream(64, 5);
+  stream[40] = 128;  // second call, index 8
+  const auto diff = t.check(stream, "planted");
+  ASSERT_TRUE(diff) << "the harness missed a wrong output";
+  EXPECT_NE(diff->find("first difference at index 8: got 128, reference 127"), std::string::npos) << *diff;
+  EXPECT_NE(diff->find("stream offset 32"), std::string::npos) << *diff;
+}
+
+}  // namespace
+}  // namespace nnuelab::test

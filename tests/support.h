@@ -1,0 +1,61 @@
+// Helpers shared by the per-op bit-exact suites.
+#pragma once
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstring>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/common/variant.h"
+
+namespace nnuelab::test {
+
+// Variants a suite is instantiated over: the registry (or the forced variant). A bad
+// NNUELAB_FORCE_VARIANT is reported by Registry.ForcedVariantIsValid, not by a crash
+// during test registration, so selection errors yield an empty list here.
+template <class V>
+std::vector<const V*> variants_under_test(std::span<const V> all) {
+  try {
+    return selected_variants(all);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+// GoogleTest parameter names may only hold [A-Za-z0-9_]; the variant name is kept whole
+// otherwise ("affine/avx2/dense_rows4/64x32" -> "affine_avx2_dense_rows4_64x32").
+std::string param_name(const std::string& s);
+
+// A variant this CPU cannot run is a skip naming the missing feature, never a pass.
+#define NNUELAB_SKIP_IF_UNAVAILABLE(info)                                               \
+  do {                                                                                 \
+    if (!(info).available()) GTEST_SKIP() << (info).name << " needs " << (info).missing() \
+                                          << ", which this CPU lacks";                 \
+  } while (0)
+
+// First index where two arrays differ, compared as bytes of each element.
+template <class T>
+std::optional<std::size_t> first_mismatch(const T* got, const T* want, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0) return i;
+  return std::nullopt;
+}
+
+// Compares and, on a difference, describes it: where (index), what (got vs want), and how
+// to reproduce it (the context string carries variant, shape, density, seed).
+template <class T>
+std::optional<std::string> compare(const T* got, const T* want, std::size_t n, const std::string& context) {
+  const auto i = first_mismatch(got, want, n);
+  if (!i) return std::nullopt;
+  std::ostringstream os;
+  std::size_t count = 0;
+  for (std::size_t j = *i; j < n; ++j) count += std::memcmp(&got[j], &want[j], sizeof(T)) != 0;
+  os << context << ": first difference at index " << *i << ": got " << +got[*i] << ", reference "
+     << +want[*i] << " (" << count << " of " << n << " outputs differ)";
+  return os.str();
+}
+
+}  // namespace nnuelab::test
