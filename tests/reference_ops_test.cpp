@@ -754,41 +754,78 @@ TEST(Octav, QuantizeHandExample) {
     EXPECT_DOUBLE_EQ(quantize_mse(z.data(), 2, 1.0, 3), (0.125 * 0.125 + 4.25 * 4.25) / 2.0);
 }
 
-// Best MSE over a sweep of s in (0, max|x|], refined around the coarse optimum.
-double sweep_best_mse(const std::vector<float>& x, int bits) {
-    double max_abs = 0;
-    for (float v : x) max_abs = std::max(max_abs, std::fabs(double{v}));
+double max_abs_of(const std::vector<float>& x) {
+    double m = 0;
+    for (float v : x) m = std::max(m, std::fabs(double{v}));
+    return m;
+}
+
+// Minimum of f over a sweep of s in (0, max|x|]: a uniform grid, then a finer
+// grid around the best grid point.
+template <typename F>
+double sweep_min(double max_abs, F f) {
     const int steps = 1000;
-    double best_s = max_abs, best = quantize_mse(x.data(), x.size(), max_abs, bits);
+    double best_s = max_abs, best = f(max_abs);
     for (int i = 1; i <= steps; ++i) {
         const double s = max_abs * i / steps;
-        const double m = quantize_mse(x.data(), x.size(), s, bits);
-        if (m < best) best = m, best_s = s;
+        const double v = f(s);
+        if (v < best) best = v, best_s = s;
     }
     const double lo = std::max(best_s - max_abs / steps, max_abs / steps / 100);
     for (int i = 0; i <= steps; ++i) {
         const double s = lo + (2.0 * max_abs / steps) * i / steps;
-        if (s > max_abs) break;
-        best = std::min(best, quantize_mse(x.data(), x.size(), s, bits));
+        if (s <= max_abs) best = std::min(best, f(s));
     }
     return best;
 }
 
-TEST(Octav, SolveIsWithinPointOnePercentOfBruteForceMse) {
+// OCTAV's objective, written out independently of octav_step / octav_next:
+// clipping error plus modelled rounding noise 4^-B / 3 * s^2 per small non-zero.
+double octav_objective(const std::vector<float>& x, double s, int bits) {
+    double sum = 0;
+    for (float v : x) {
+        const double a = std::fabs(double{v});
+        if (a > s) sum += (a - s) * (a - s);
+        else if (a > 0) sum += std::pow(4.0, -bits) / 3.0 * s * s;
+    }
+    return sum / static_cast<double>(x.size());
+}
+
+TEST(Octav, SolveMinimizesTheOctavObjectiveByBruteForce) {
     const auto x = gaussian(20000, 0x5eed0005, 1.0);
-    double max_abs = 0;
-    for (float v : x) max_abs = std::max(max_abs, std::fabs(double{v}));
+    const double max_abs = max_abs_of(x);
     for (int bits : {4, 8}) {
         const OctavResult r = octav_solve(x.data(), x.size(), bits, 1.0);
         ASSERT_TRUE(r.converged) << bits;
-        EXPECT_GT(r.s, 0.0);
-        EXPECT_LT(r.s, max_abs);
-        const double octav = quantize_mse(x.data(), x.size(), r.s, bits);
-        const double best = sweep_best_mse(x, bits);
-        EXPECT_LE(octav, best * 1.001) << "bits=" << bits << " s=" << r.s;
-        // The margin means something: the naive max-abs clip is far worse.
-        EXPECT_GT(quantize_mse(x.data(), x.size(), max_abs, bits), best * 1.1) << bits;
+        const double best = sweep_min(max_abs, [&](double s) { return octav_objective(x, s, bits); });
+        EXPECT_LE(octav_objective(x, r.s, bits), best * (1 + 1e-9)) << "bits=" << bits;
+        EXPECT_GT(octav_objective(x, r.s * 1.01, bits), octav_objective(x, r.s, bits));
+        EXPECT_GT(octav_objective(x, r.s * 0.99, bits), octav_objective(x, r.s, bits));
     }
+}
+
+// Against the real B-bit quantizer (quantize_mse) OCTAV is close to, but not
+// within 0.1% of, the brute-force optimum. The grid has 2^B levels with the top
+// positive level at s - step, while OCTAV's noise term 4^-B s^2 / 3 models the
+// symmetric grid -2^(B-1)..2^(B-1) (2^B + 1 levels, B + 1 bits). For this grid the
+// best s is about half a step above OCTAV's: ~5% at B = 4 (MSE +2%), ~0.5% at
+// B = 8 (MSE +0.3..1.7% over seeds at n = 20000). The bounds below state that,
+// and that OCTAV is still far better than the naive max-abs clip at B = 4.
+TEST(Octav, SolveIsCloseToBruteForceMseOfTheBBitQuantizer) {
+    const auto x = gaussian(20000, 0x5eed0005, 1.0);
+    const double max_abs = max_abs_of(x);
+    for (int bits : {4, 8}) {
+        const OctavResult r = octav_solve(x.data(), x.size(), bits, 1.0);
+        ASSERT_TRUE(r.converged) << bits;
+        const double octav = quantize_mse(x.data(), x.size(), r.s, bits);
+        const double best =
+            sweep_min(max_abs, [&](double s) { return quantize_mse(x.data(), x.size(), s, bits); });
+        EXPECT_GE(octav, best);  // the sweep includes points at least as good
+        EXPECT_LE(octav, best * (bits == 4 ? 1.03 : 1.02)) << "bits=" << bits << " s=" << r.s;
+    }
+    const OctavResult r4 = octav_solve(x.data(), x.size(), 4, 1.0);
+    EXPECT_GT(quantize_mse(x.data(), x.size(), max_abs, 4),
+              1.5 * quantize_mse(x.data(), x.size(), r4.s, 4));
 }
 
 TEST(Octav, ConvergesFromFarBelowAndFarAbove) {

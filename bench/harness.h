@@ -1,0 +1,53 @@
+// Shared pieces of the benchmark harness: the grid, input pools, batched timing.
+//
+// Benchmark names follow one grammar, which plots parse and users filter by regex:
+//   <op>/<isa>/<technique>/<shape>/<density-kind>:<percent>
+// e.g. affine/avx2/dense_rows4/64x32/dense:100. The scalar reference of each op is timed
+// as technique "reference" under isa "scalar" (the baseline of every speedup). Google
+// Benchmark appends "/manual_time" because the harness times kernel calls itself.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/common/variant.h"
+#include "workloads/synthetic.h"
+
+namespace nnuelab::bench {
+
+enum class Grid { kQuick, kFull };
+Grid grid();
+void set_grid(Grid g);
+
+// Inputs rotate through at least this many distinct vectors, so a branchy kernel cannot
+// have its branches learned (with 64 inputs a sparse kernel looked 30-40% faster).
+constexpr int kPoolInputs = 1024;
+
+// A cached pool of kPoolInputs activation vectors of n bytes at a density.
+const workloads::InputPool& activation_pool(int n, const workloads::Density& d);
+
+// Calls per timed batch: inputs of one batch are copied into an L1-resident buffer before
+// the clock starts (activations are L1-hot in an engine: the producer just wrote them),
+// and the batch is long enough that the clock's own cost is small and subtracted.
+int batch_size(std::size_t input_bytes);
+
+// Times `call(j)` for j < batch after `stage(first)` copied the batch's inputs; reports
+// the median-free per-call time to Google Benchmark as manual time. `stage` receives the
+// index of the first pool input of the batch and is not timed.
+void run_batched(benchmark::State& state, int batch, const std::function<void(int first)>& stage,
+                 const std::function<void(int j)>& call);
+
+// Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.
+// Emulated variants are labelled "emulated" (plots leave them out) and only run in the
+// full grid.
+void register_variant_benchmark(const std::string& name, const VariantInfo* info,
+                                const std::function<void(benchmark::State&)>& body);
+
+// Adds the machine context (CPU, features, compiler, ISA flags) to the JSON output.
+void add_context();
+
+}  // namespace nnuelab::bench
