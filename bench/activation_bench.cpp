@@ -48,12 +48,12 @@ void register_elementwise(const char* op, std::span<const V> all, const typename
   using In = typename V::Input;
   const std::string suffix = "/" + shape_name + "/dense:100";
   if (!forced_variant())
-    register_variant_benchmark(std::string(op) + "/scalar/reference" + suffix, nullptr, [=](benchmark::State& st) {
+    register_variant_benchmark(std::string(op) + "/scalar/reference" + suffix, nullptr, s.n * sizeof(In), [=](benchmark::State& st) {
       time_elementwise<In>(st, *pool, [&](const In* in, std::uint8_t* out) { ref(s, in, out); });
     });
   for (const V* v : selected_variants(all)) {
     if (v->info.available() && !why(*v, s).empty()) continue;
-    register_variant_benchmark(v->info.name + suffix, &v->info, [=](benchmark::State& st) {
+    register_variant_benchmark(v->info.name + suffix, &v->info, s.n * sizeof(In), [=](benchmark::State& st) {
       time_elementwise<In>(st, *pool, [&](const In* in, std::uint8_t* out) { v->run(s, in, out); });
     });
   }

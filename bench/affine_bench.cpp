@@ -57,7 +57,7 @@ const Weights& weights_for(const Shape& s) {
 void time_affine(benchmark::State& state, const Shape& s, const Density& d,
                  const std::function<void(const std::uint8_t*, std::int32_t*)>& kernel) {
   const workloads::InputPool& pool = activation_pool(s.in, d);
-  const int batch = batch_size(pool.stride);
+  const int batch = batch_size(s.in);
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
   workloads::Buffer<std::int32_t> out(std::size_t(s.out) * batch);
   run_batched(
@@ -90,7 +90,7 @@ void register_affine() {
       std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
       suffix += affine::shape_name(s) + "/" + d.name();
       if (!forced_variant() && d.kind == DensityKind::kDense)
-        register_variant_benchmark("affine/scalar/reference" + suffix, nullptr, [s, d](benchmark::State& st) {
+        register_variant_benchmark("affine/scalar/reference" + suffix, nullptr, s.in, [s, d](benchmark::State& st) {
           const Weights& w = weights_for(s);
           time_affine(st, s, d, [&](const std::uint8_t* x, std::int32_t* y) {
             ref::affine(w.w.data(), w.b.data(), s.in, s.out, x, y);
@@ -99,7 +99,7 @@ void register_affine() {
       for (const affine::Variant* v : selected) {
         if (d.kind != DensityKind::kDense && !density_sensitive(*v)) continue;
         if (v->info.available() && !affine::why_unsupported(*v, s).empty()) continue;
-        register_variant_benchmark(v->info.name + suffix, &v->info, [v, s, d](benchmark::State& st) {
+        register_variant_benchmark(v->info.name + suffix, &v->info, s.in, [v, s, d](benchmark::State& st) {
           const Weights& w = weights_for(s);
           const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
           time_affine(st, s, d, [&](const std::uint8_t* x, std::int32_t* y) { v->run(packed, x, y); });

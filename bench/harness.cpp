@@ -10,6 +10,7 @@
 namespace nnuelab::bench {
 namespace {
 Grid g_grid = Grid::kQuick;
+double g_min_time = 0.5;
 using Clock = std::chrono::steady_clock;
 
 // The cost of one now()/now() pair, measured once: the median of many back-to-back reads.
@@ -30,6 +31,7 @@ double clock_overhead_ns() {
 
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
+void set_min_time(double seconds) { g_min_time = seconds; }
 
 const workloads::InputPool& activation_pool(int n, const workloads::Density& d) {
   static std::map<std::string, std::unique_ptr<workloads::InputPool>> cache;
@@ -62,7 +64,7 @@ void run_batched(benchmark::State& state, int batch, const std::function<void(in
   }
 }
 
-void register_variant_benchmark(const std::string& name, const VariantInfo* info,
+void register_variant_benchmark(const std::string& name, const VariantInfo* info, std::size_t input_bytes,
                                 const std::function<void(benchmark::State&)>& body) {
   if (info && info->emulated && grid() != Grid::kFull) return;
   benchmark::internal::Benchmark* b;
@@ -81,6 +83,7 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
     });
   }
   b->UseManualTime();
+  b->MinTime(g_min_time / batch_size(input_bytes));
 }
 
 void add_context() {

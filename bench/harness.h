@@ -43,9 +43,14 @@ void run_batched(benchmark::State& state, int batch, const std::function<void(in
 
 // Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.
 // Emulated variants are labelled "emulated" (plots leave them out) and only run in the
-// full grid.
-void register_variant_benchmark(const std::string& name, const VariantInfo* info,
+// full grid. `input_bytes` (one call's input) sets the batch size; the benchmark's minimum
+// time is divided by it, because Google Benchmark sees one call per iteration while each
+// iteration runs a whole batch.
+void register_variant_benchmark(const std::string& name, const VariantInfo* info, std::size_t input_bytes,
                                 const std::function<void(benchmark::State&)>& body);
+
+// --benchmark_min_time as given on the command line (Google Benchmark's 0.5 s otherwise).
+void set_min_time(double seconds);
 
 // Adds the machine context (CPU, features, compiler, ISA flags) to the JSON output.
 void add_context();

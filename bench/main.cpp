@@ -1,6 +1,7 @@
 // nnuelab_bench [--grid=quick|full] [Google Benchmark flags]
 // Registers every op x variant x shape x density at run time from the registries.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -20,6 +21,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "nnuelab_bench: unknown %s (use --grid=quick or --grid=full)\n", argv[i]);
       return 2;
     } else {
+      // Peek at the minimum time: the harness scales it per benchmark (see harness.h).
+      if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) bench::set_min_time(std::atof(argv[i] + 21));
       argv[kept++] = argv[i];
     }
   }

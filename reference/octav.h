@@ -5,9 +5,16 @@
 // Model: quantizing with clip s and B bits costs, per element, clipping error
 // (|x| - s)^2 where |x| > s, plus uniform rounding noise step^2 / 12 =
 // 4^-B s^2 / 3 where 0 < |x| <= s (zeros are exact on a symmetric grid and
-// cost nothing). Setting the derivative in s to zero gives the fixed point
+// cost nothing). Setting the derivative of that modelled MSE to zero (its smooth
+// part: the small upward jump as an element crosses from clipped to rounded is
+// ignored) gives the fixed point
 //   s = sum_{|x|>s} |x|  /  (4^-B / 3 * #{0 < |x| <= s} + #{|x| > s})
 // which octav_solve reaches by fixed-point iteration.
+// How close that is to the best s (measured in the tests, Gaussian data): the
+// modelled MSE at OCTAV's s is within 0.1% of its own minimum. The real B-bit
+// quantizer below has 2^B levels, top positive level s - step, whereas the
+// noise term 4^-B s^2 / 3 describes 2^B + 1 levels -2^(B-1)..2^(B-1); so its
+// best s lies higher, ~5% at B = 4 (MSE +2%), and ~0.5% or less at B = 8.
 //
 // Quantizer (quantize_*, quantize_mse): step = s / 2^(B-1),
 //   q = clamp(round_half_to_even(x / step), -2^(B-1), 2^(B-1) - 1),

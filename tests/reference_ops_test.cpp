@@ -8,9 +8,12 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "reference/dot_u8i8.h"
@@ -35,27 +38,27 @@ const std::vector<int16_t> kRows = {
     5, 5, 5,        // f3
 };
 
-TEST(FtRefresh, HandExample) {
+TEST(RefFtRefresh, HandExample) {
     const std::vector<uint32_t> active = {0, 2};
     std::vector<int16_t> acc(3);
     ft_refresh(kBias.data(), kRows.data(), 3, 4, active.data(), 2, acc.data());
     EXPECT_EQ(acc, (std::vector<int16_t>{111, 22, -67}));
 }
 
-TEST(FtRefresh, NoActiveFeaturesGivesBias) {
+TEST(RefFtRefresh, NoActiveFeaturesGivesBias) {
     std::vector<int16_t> acc(3, 999);
     ft_refresh(kBias.data(), kRows.data(), 3, 4, nullptr, 0, acc.data());
     EXPECT_EQ(acc, kBias);
 }
 
-TEST(FtRefresh, DuplicateFeatureIsAddedTwice) {
+TEST(RefFtRefresh, DuplicateFeatureIsAddedTwice) {
     const std::vector<uint32_t> active = {3, 3};
     std::vector<int16_t> acc(3);
     ft_refresh(kBias.data(), kRows.data(), 3, 4, active.data(), 2, acc.data());
     EXPECT_EQ(acc, (std::vector<int16_t>{11, 12, 13}));
 }
 
-TEST(FtRefresh, WrapsLikePaddw) {
+TEST(RefFtRefresh, WrapsLikePaddw) {
     // 32767 + 1 -> -32768 and -32768 + (-1) -> 32767: two's complement, no saturation.
     const std::vector<int16_t> bias = {32767, -32768, 30000};
     const std::vector<int16_t> rows = {1, -1, 30000};
@@ -65,7 +68,7 @@ TEST(FtRefresh, WrapsLikePaddw) {
     EXPECT_EQ(acc, (std::vector<int16_t>{-32768, 32767, 60000 - 65536}));
 }
 
-TEST(FtUpdate, WrapsLikePsubw) {
+TEST(RefFtUpdate, WrapsLikePsubw) {
     const std::vector<int16_t> prev = {-32768, 32767};
     const std::vector<int16_t> rows = {1, -1};
     const std::vector<uint32_t> removed = {0};
@@ -74,7 +77,7 @@ TEST(FtUpdate, WrapsLikePsubw) {
     EXPECT_EQ(out, (std::vector<int16_t>{32767, -32768}));
 }
 
-TEST(FtUpdate, HandExample) {
+TEST(RefFtUpdate, HandExample) {
     const std::vector<int16_t> prev = {111, 22, -67};  // bias + f0 + f2
     const std::vector<uint32_t> removed = {2};
     const std::vector<uint32_t> added = {1, 3};
@@ -91,7 +94,7 @@ std::vector<int16_t> random_rows(std::mt19937_64& rng, int l1, int nf) {
     return rows;
 }
 
-TEST(FtUpdate, EqualsRefreshOfNewSetInPlaceAndOutOfPlace) {
+TEST(RefFtUpdate, EqualsRefreshOfNewSetInPlaceAndOutOfPlace) {
     std::mt19937_64 rng(0x5eed0001);
     const int l1 = 37, nf = 50;
     const auto rows = random_rows(rng, l1, nf);
@@ -120,7 +123,7 @@ TEST(FtUpdate, EqualsRefreshOfNewSetInPlaceAndOutOfPlace) {
     }
 }
 
-TEST(FtRefresh, OrderOfActiveFeaturesDoesNotMatter) {
+TEST(RefFtRefresh, OrderOfActiveFeaturesDoesNotMatter) {
     std::mt19937_64 rng(0x5eed0002);
     const int l1 = 16, nf = 40;
     const auto rows = random_rows(rng, l1, nf);
@@ -133,7 +136,7 @@ TEST(FtRefresh, OrderOfActiveFeaturesDoesNotMatter) {
     EXPECT_EQ(a, b);
 }
 
-TEST(FtErrors, BadArgumentsThrowAndLeaveOutputUntouched) {
+TEST(RefFtErrors, BadArgumentsThrowAndLeaveOutputUntouched) {
     const std::vector<uint32_t> bad = {1, 4};  // 4 == num_features
     const std::vector<uint32_t> good = {1};
     std::vector<int16_t> acc(3, 7);
@@ -208,19 +211,19 @@ std::vector<uint16_t> nnz_chunks(const std::vector<uint8_t>& in) {
     return out;
 }
 
-TEST(FindNnz, BytesHandExample) {
+TEST(RefFindNnz, BytesHandExample) {
     EXPECT_EQ(nnz_bytes({0, 5, 0, 200, 1, 0, 255, 0}), (std::vector<uint16_t>{1, 3, 4, 6}));
     EXPECT_EQ(nnz_bytes({0, 0, 0}), std::vector<uint16_t>{});
     EXPECT_EQ(nnz_bytes({}), std::vector<uint16_t>{});
 }
 
-TEST(FindNnz, ChunksHandExample) {
+TEST(RefFindNnz, ChunksHandExample) {
     const std::vector<uint8_t> in = {0, 0, 0, 0,  0, 0, 0, 7,  1, 0, 0, 0,
                                      0, 0, 0, 0,  0, 200, 0, 0};
     EXPECT_EQ(nnz_chunks(in), (std::vector<uint16_t>{1, 2, 4}));
 }
 
-TEST(FindNnz, ByteOf200IsCountedButASignedCompareMissesIt) {
+TEST(RefFindNnz, ByteOf200IsCountedButASignedCompareMissesIt) {
     const std::vector<uint8_t> in = {0, 200, 0, 0};
     EXPECT_EQ(nnz_bytes(in), (std::vector<uint16_t>{1}));
     EXPECT_EQ(signed_cmp_bytes(in), std::vector<uint16_t>{});
@@ -233,7 +236,7 @@ TEST(FindNnz, ByteOf200IsCountedButASignedCompareMissesIt) {
     EXPECT_EQ(signed_cmp_chunks({0, 200, 0, 0}), (std::vector<uint16_t>{0}));
 }
 
-TEST(FindNnz, SignedCompareAgreesOnDomain0To127) {
+TEST(RefFindNnz, SignedCompareAgreesOnDomain0To127) {
     std::mt19937_64 rng(0x5eed0003);
     std::uniform_int_distribution<int> value(1, 127);
     std::uniform_real_distribution<double> coin(0.0, 1.0);
@@ -249,7 +252,7 @@ TEST(FindNnz, SignedCompareAgreesOnDomain0To127) {
     }
 }
 
-TEST(FindNnz, MaximumLengths) {
+TEST(RefFindNnz, MaximumLengths) {
     std::vector<uint8_t> in(65536, 1);
     const auto idx = nnz_bytes(in);
     ASSERT_EQ(idx.size(), 65536u);
@@ -261,7 +264,7 @@ TEST(FindNnz, MaximumLengths) {
     EXPECT_EQ(nnz_chunks(chunks), (std::vector<uint16_t>{65535}));
 }
 
-TEST(FindNnz, BadArgumentsThrow) {
+TEST(RefFindNnz, BadArgumentsThrow) {
     std::vector<uint8_t> in(4 * 65536 + 4, 0);
     std::vector<uint16_t> out(in.size());
     EXPECT_THROW(find_nnz_bytes(in.data(), 65537, out.data()), std::invalid_argument);
@@ -283,7 +286,7 @@ uint8_t sqr1(int32_t x, int shift) {
     return out;
 }
 
-TEST(SqrCrelu32, HandExamples) {
+TEST(RefSqrCrelu32, HandExamples) {
     EXPECT_EQ(sqr1(11, 0), 0);     // 121 >> 7
     EXPECT_EQ(sqr1(12, 0), 1);     // 144 >> 7
     EXPECT_EQ(sqr1(-12, 0), 1);    // squared: the sign does not matter
@@ -304,7 +307,7 @@ uint8_t sqr_via_int16(int32_t x, int shift) {
     return static_cast<uint8_t>(std::min<int64_t>(127, (x16 * x16) >> (2 * shift + 7)));
 }
 
-TEST(SqrCrelu32, Int16NarrowingAgreesOnlyUpToShift8) {
+TEST(RefSqrCrelu32, Int16NarrowingAgreesOnlyUpToShift8) {
     const std::vector<int32_t> xs = {0, 1, -1, 127, -128, 4095, 32766, 32767, -32767, -32768,
                                      32768, -32769, 40000, -40000, 1000000, INT32_MAX, INT32_MIN};
     for (int s = 0; s <= 8; ++s) {
@@ -315,7 +318,7 @@ TEST(SqrCrelu32, Int16NarrowingAgreesOnlyUpToShift8) {
     EXPECT_EQ(sqr_via_int16(40000, 9), 31);
 }
 
-TEST(SqrCrelu32, BadArgumentsThrow) {
+TEST(RefSqrCrelu32, BadArgumentsThrow) {
     int32_t x = 1;
     uint8_t y = 0;
     EXPECT_THROW(sqr_crelu32(&x, 1, -1, &y), std::invalid_argument);
@@ -329,7 +332,7 @@ TEST(SqrCrelu32, BadArgumentsThrow) {
 
 // Lane-exact scalar models of the AVX2 instructions in nnue-pytorch's
 // docs/nnue.md Quantmoid4 kernel. 16-bit lanes are carried as uint16 bit patterns.
-namespace avx2 {
+namespace avx2_model {
 uint16_t abs_epi16(uint16_t a) {  // pabsw: |INT16_MIN| stays 0x8000
     const int32_t v = static_cast<int16_t>(a);
     return static_cast<uint16_t>(v < 0 ? -v : v);
@@ -349,16 +352,16 @@ int8_t subs_epi8(int8_t a, int8_t b) {
 int8_t blendv_epi8(int8_t a, int8_t b, int8_t mask) {  // b where the mask byte's top bit is set
     return (static_cast<uint8_t>(mask) & 0x80) ? b : a;
 }
-}  // namespace avx2
+}  // namespace avx2_model
 
 uint8_t quantmoid4_avx2_model(int16_t x) {
     const uint16_t in = static_cast<uint16_t>(x);
-    const int8_t sign = avx2::packs_epi16(in);
-    uint16_t v = avx2::subs_epu16(127, avx2::abs_epi16(in));
-    v = avx2::slli_epi16(v, 4);
-    v = avx2::mulhi_epi16(v, v);
-    const int8_t p = avx2::packs_epi16(v);
-    return static_cast<uint8_t>(avx2::blendv_epi8(avx2::subs_epi8(126, p), p, sign));
+    const int8_t sign = avx2_model::packs_epi16(in);
+    uint16_t v = avx2_model::subs_epu16(127, avx2_model::abs_epi16(in));
+    v = avx2_model::slli_epi16(v, 4);
+    v = avx2_model::mulhi_epi16(v, v);
+    const int8_t p = avx2_model::packs_epi16(v);
+    return static_cast<uint8_t>(avx2_model::blendv_epi8(avx2_model::subs_epi8(126, p), p, sign));
 }
 
 std::vector<uint8_t> quantmoid4_all() {  // index x + 32768
@@ -369,14 +372,14 @@ std::vector<uint8_t> quantmoid4_all() {  // index x + 32768
     return out;
 }
 
-TEST(Quantmoid4, EqualsTheAvx2StepsOnAllInt16Inputs) {
+TEST(RefQuantmoid4, EqualsTheAvx2StepsOnAllInt16Inputs) {
     const auto out = quantmoid4_all();
     for (int x = -32768; x <= 32767; ++x) {
         ASSERT_EQ(out[x + 32768], quantmoid4_avx2_model(static_cast<int16_t>(x))) << "x=" << x;
     }
 }
 
-TEST(Quantmoid4, HandValues) {
+TEST(RefQuantmoid4, HandValues) {
     const auto out = quantmoid4_all();
     auto f = [&](int x) { return int{out[x + 32768]}; };
     EXPECT_EQ(f(0), 63);       // 126 - (127^2 >> 8) = 126 - 63
@@ -392,7 +395,7 @@ TEST(Quantmoid4, HandValues) {
     EXPECT_EQ(f(32767), 126);
 }
 
-TEST(Quantmoid4, RangeMonotonicAndOddSymmetric) {
+TEST(RefQuantmoid4, RangeMonotonicAndOddSymmetric) {
     const auto out = quantmoid4_all();
     EXPECT_EQ(*std::min_element(out.begin(), out.end()), 0);
     EXPECT_EQ(*std::max_element(out.begin(), out.end()), 126);
@@ -402,7 +405,7 @@ TEST(Quantmoid4, RangeMonotonicAndOddSymmetric) {
     }
 }
 
-TEST(Quantmoid4, BadArgumentsThrow) {
+TEST(RefQuantmoid4, BadArgumentsThrow) {
     int16_t x = 0;
     uint8_t y = 0;
     EXPECT_THROW(quantmoid4(&x, -1, &y), std::invalid_argument);
@@ -412,7 +415,7 @@ TEST(Quantmoid4, BadArgumentsThrow) {
 
 // ---------------------------------------------------------------- pool
 
-TEST(Pool, Avg2RoundsHalfUpLikeAvgEpu8) {
+TEST(RefPool, Avg2RoundsHalfUpLikeAvgEpu8) {
     const std::vector<uint8_t> in = {0, 254, 255, 10, 7, /**/ 1, 255, 255, 13, 7};
     std::vector<uint8_t> out(5);
     pool_avg2(in.data(), 10, out.data());
@@ -421,21 +424,21 @@ TEST(Pool, Avg2RoundsHalfUpLikeAvgEpu8) {
     EXPECT_NE(out[0], (in[0] + in[5]) / 2);
 }
 
-TEST(Pool, Max2) {
+TEST(RefPool, Max2) {
     const std::vector<uint8_t> in = {0, 254, 128, 3, /**/ 1, 255, 127, 3};
     std::vector<uint8_t> out(4);
     pool_max2(in.data(), 8, out.data());
     EXPECT_EQ(out, (std::vector<uint8_t>{1, 255, 128, 3}));
 }
 
-TEST(Pool, Product2HandExample) {
+TEST(RefPool, Product2HandExample) {
     const std::vector<int16_t> in = {127, 0, 64, 3, /**/ 127, 127, 64, 100};
     std::vector<uint8_t> out(4);
     pool_product2(in.data(), 8, out.data());
     EXPECT_EQ(out, (std::vector<uint8_t>{126, 0, 32, 2}));  // 16129>>7, 0, 4096>>7, 300>>7
 }
 
-TEST(Pool, Product2RejectsInputsOutside0To127) {
+TEST(RefPool, Product2RejectsInputsOutside0To127) {
     std::vector<uint8_t> out(2, 5);
     const std::vector<int16_t> hi = {1, 128, 1, 1};
     const std::vector<int16_t> lo = {1, 1, -1, 1};
@@ -445,7 +448,7 @@ TEST(Pool, Product2RejectsInputsOutside0To127) {
 }
 
 // mullo_epi16 then srli_epi16(7), the instruction pair the contract cites.
-TEST(Pool, Product2EqualsMulloSrliOnWholeDomain) {
+TEST(RefPool, Product2EqualsMulloSrliOnWholeDomain) {
     std::vector<int16_t> in(2 * 128 * 128);
     const size_t h = in.size() / 2;
     for (int a = 0; a < 128; ++a) {
@@ -463,7 +466,7 @@ TEST(Pool, Product2EqualsMulloSrliOnWholeDomain) {
     EXPECT_EQ(*std::max_element(out.begin(), out.end()), 126);
 }
 
-TEST(Pool, FtOutputFormsHandExample) {
+TEST(RefPool, FtOutputFormsHandExample) {
     const std::vector<int16_t> acc = {-5, 127, 200, 64, /**/ 100, 127, 32767, 2};
     std::vector<uint8_t> f1(4), f2(4);
     ft_output_clamp127(acc.data(), 8, f1.data());
@@ -472,7 +475,7 @@ TEST(Pool, FtOutputFormsHandExample) {
     EXPECT_EQ(f2, (std::vector<uint8_t>{0, 31, 99, 0}));    // 16129>>9, 200*255>>9, 128>>9
 }
 
-TEST(Pool, FtOutputFormsOnConstantInputs) {
+TEST(RefPool, FtOutputFormsOnConstantInputs) {
     auto both = [](int16_t v) {
         const std::vector<int16_t> acc(64, v);
         std::vector<uint8_t> f1(32), f2(32);
@@ -496,7 +499,7 @@ TEST(Pool, FtOutputFormsOnConstantInputs) {
 
 // The two forms are different functions; both stay in 0..127 for any pair
 // (checked on a grid covering both clamp ranges and the int16 extremes).
-TEST(Pool, FtOutputFormsDifferAndStayIn0To127) {
+TEST(RefPool, FtOutputFormsDifferAndStayIn0To127) {
     std::vector<int16_t> vals;
     for (int v = -3; v <= 300; ++v) vals.push_back(static_cast<int16_t>(v));
     for (int v : {-32768, -32767, -256, 1000, 32766, 32767}) vals.push_back(static_cast<int16_t>(v));
@@ -517,7 +520,7 @@ TEST(Pool, FtOutputFormsDifferAndStayIn0To127) {
 }
 
 // The mulhi form the contract cites for form 2: mulhi_epi16(a << 7, b).
-TEST(Pool, Clamp255EqualsSlliMulhiForm) {
+TEST(RefPool, Clamp255EqualsSlliMulhiForm) {
     for (int a = 0; a <= 255; ++a) {
         std::vector<int16_t> acc(512);
         for (int b = 0; b <= 255; ++b) {
@@ -527,14 +530,14 @@ TEST(Pool, Clamp255EqualsSlliMulhiForm) {
         std::vector<uint8_t> out(256);
         ft_output_clamp255(acc.data(), 512, out.data());
         for (int b = 0; b <= 255; ++b) {
-            const uint16_t hi = avx2::mulhi_epi16(avx2::slli_epi16(static_cast<uint16_t>(a), 7),
+            const uint16_t hi = avx2_model::mulhi_epi16(avx2_model::slli_epi16(static_cast<uint16_t>(a), 7),
                                                   static_cast<uint16_t>(b));
             ASSERT_EQ(out[b], hi) << a << " " << b;
         }
     }
 }
 
-TEST(Pool, BadArgumentsThrow) {
+TEST(RefPool, BadArgumentsThrow) {
     std::vector<uint8_t> u(6, 1), o(3);
     std::vector<int16_t> s(6, 1);
     EXPECT_THROW(pool_avg2(u.data(), 5, o.data()), std::invalid_argument);
@@ -566,7 +569,7 @@ int32_t dot_x2(int32_t acc, std::vector<uint8_t> u, std::vector<int8_t> w, std::
     return acc;
 }
 
-TEST(DotU8i8, HandExampleAllFormsAgree) {
+TEST(RefDotU8i8, HandExampleAllFormsAgree) {
     const std::vector<uint8_t> u = {1, 2, 3, 4};
     const std::vector<int8_t> w = {5, -6, 7, -8};  // 5 - 12 + 21 - 32 = -18
     EXPECT_EQ(dot1(dot_u8i8_dpbusd, 100, u, w), 82);
@@ -575,7 +578,7 @@ TEST(DotU8i8, HandExampleAllFormsAgree) {
     EXPECT_EQ(dot_x2(100, u, w, {10, 0, 0, 1}, {3, 0, 0, -1}), 82 + 30 - 1);
 }
 
-TEST(DotU8i8, MaddubsSaturatesAbove128) {
+TEST(RefDotU8i8, MaddubsSaturatesAbove128) {
     // 255*127 * 2 = 64770 exceeds int16: pmaddubsw gives 32767.
     EXPECT_EQ(dot1(dot_u8i8_dpbusd, 0, {255, 255, 0, 0}, {127, 127, 0, 0}), 64770);
     EXPECT_EQ(dot1(dot_u8i8_maddubs, 0, {255, 255, 0, 0}, {127, 127, 0, 0}), 32767);
@@ -586,7 +589,7 @@ TEST(DotU8i8, MaddubsSaturatesAbove128) {
     EXPECT_EQ(dot1(dot_u8i8_maddubs, 0, {128, 128, 128, 128}, {-128, -128, -128, -128}), -65536);
 }
 
-TEST(DotU8i8, DpbusdsSaturatesWhereDpbusdWraps) {
+TEST(RefDotU8i8, DpbusdsSaturatesWhereDpbusdWraps) {
     const std::vector<uint8_t> u(4, 255);
     const std::vector<int8_t> up(4, 127), down(4, -128);
     // INT32_MAX - 10 + 129540 wraps past 2^31.
@@ -601,7 +604,7 @@ TEST(DotU8i8, DpbusdsSaturatesWhereDpbusdWraps) {
               static_cast<int32_t>(int64_t{INT32_MAX} + 65534 - (int64_t{1} << 32)));
 }
 
-TEST(DotU8i8, MaddubsEqualsDpbusdOnBoundaryGridU0To128) {
+TEST(RefDotU8i8, MaddubsEqualsDpbusdOnBoundaryGridU0To128) {
     const int us[] = {0, 1, 64, 127, 128};
     const int ws[] = {-128, -127, -1, 0, 1, 126, 127};
     std::vector<uint8_t> u;
@@ -622,7 +625,7 @@ TEST(DotU8i8, MaddubsEqualsDpbusdOnBoundaryGridU0To128) {
     EXPECT_EQ(*std::min_element(a.begin(), a.end()), 1000 - 4 * 128 * 128);
 }
 
-TEST(DotU8i8, AllFormsEqualOnRandomActivations0To127) {
+TEST(RefDotU8i8, AllFormsEqualOnRandomActivations0To127) {
     std::mt19937_64 rng(0x5eed0004);
     std::uniform_int_distribution<int> du(0, 127), dw(-128, 127), pick(0, 3);
     const int groups = 4096;
@@ -630,7 +633,7 @@ TEST(DotU8i8, AllFormsEqualOnRandomActivations0To127) {
     std::vector<int8_t> w(4 * groups), w2(4 * groups);
     std::vector<int32_t> acc0(groups);
     for (int i = 0; i < 4 * groups; ++i) {
-        // A quarter of the values at the extremes 127 / -128 / 127.
+        // About a quarter of u at 127 and half of w at -128 or 127: the extremes.
         u[i] = static_cast<uint8_t>(pick(rng) == 0 ? 127 : du(rng));
         const int e = pick(rng);
         w[i] = static_cast<int8_t>(e == 0 ? -128 : e == 1 ? 127 : dw(rng));
@@ -658,7 +661,7 @@ TEST(DotU8i8, AllFormsEqualOnRandomActivations0To127) {
 
 // Every combination of boundary values on the four lanes that share one int16
 // pair position (A's pair and B's pair); the other position mirrors them.
-TEST(DotU8i8, MaddubsX2EqualsTwoDpbusdForU0To64) {
+TEST(RefDotU8i8, MaddubsX2EqualsTwoDpbusdForU0To64) {
     const int us[] = {0, 1, 63, 64};
     const int ws[] = {-128, -127, -1, 0, 1, 127};
     std::vector<uint8_t> ua, ub;
@@ -680,7 +683,7 @@ TEST(DotU8i8, MaddubsX2EqualsTwoDpbusdForU0To64) {
     EXPECT_EQ(*std::min_element(two.begin(), two.end()), -7 - 2 * 32768);
 }
 
-TEST(DotU8i8, MaddubsX2DivergesJustOutsideU0To64) {
+TEST(RefDotU8i8, MaddubsX2DivergesJustOutsideU0To64) {
     const std::vector<uint8_t> u65(4, 65), u127(4, 127), u64(4, 64);
     const std::vector<int8_t> up(4, 127), down(4, -128);
     // u = 64, w = -128: each int16 sum is exactly -32768, still exact.
@@ -695,7 +698,7 @@ TEST(DotU8i8, MaddubsX2DivergesJustOutsideU0To64) {
     EXPECT_EQ(dot1(dot_u8i8_maddubs, 0, u127, up) * 2, 2 * 64516);
 }
 
-TEST(DotU8i8, BadArgumentsThrow) {
+TEST(RefDotU8i8, BadArgumentsThrow) {
     int32_t acc = 0;
     uint8_t u[4] = {};
     int8_t w[4] = {};
@@ -717,12 +720,12 @@ std::vector<float> gaussian(size_t n, uint64_t seed, double sigma) {
     std::vector<float> x(n);
     for (auto& v : x) {
         const double r = std::sqrt(-2.0 * std::log(uniform01()));
-        v = static_cast<float>(sigma * r * std::cos(2.0 * M_PI * uniform01()));
+        v = static_cast<float>(sigma * r * std::cos(2.0 * std::numbers::pi * uniform01()));
     }
     return x;
 }
 
-TEST(Octav, StepAndNextHandExample) {
+TEST(RefOctav, StepAndNextHandExample) {
     const std::vector<float> x = {0.0f, 0.5f, -1.0f, 2.0f, -3.0f};
     const OctavSums s = octav_step(x.data(), x.size(), 1.0);
     EXPECT_EQ(s.sum_abs_above, 5.0);  // |2| + |-3|
@@ -732,7 +735,7 @@ TEST(Octav, StepAndNextHandExample) {
     EXPECT_DOUBLE_EQ(octav_next(s, 2), 120.0 / 49.0);
 }
 
-TEST(Octav, QuantizeHandExample) {
+TEST(RefOctav, QuantizeHandExample) {
     // s = 1, bits = 3: step 0.25, q in -4..3.
     const std::vector<float> x = {0.125f, 0.375f, 0.625f, -0.125f, 5.0f, -5.0f, 0.3f, -0.625f};
     std::vector<int8_t> q8(x.size());
@@ -779,39 +782,71 @@ double sweep_min(double max_abs, F f) {
     return best;
 }
 
-// OCTAV's objective, written out independently of octav_step / octav_next:
-// clipping error plus modelled rounding noise 4^-B / 3 * s^2 per small non-zero.
+// OCTAV's modelled MSE, written out independently of octav_step / octav_next:
+// clipping error plus rounding noise 4^-B / 3 * s^2 per small non-zero element.
 double octav_objective(const std::vector<float>& x, double s, int bits) {
+    const double noise = std::pow(4.0, -bits) / 3.0 * s * s;
     double sum = 0;
     for (float v : x) {
         const double a = std::fabs(double{v});
         if (a > s) sum += (a - s) * (a - s);
-        else if (a > 0) sum += std::pow(4.0, -bits) / 3.0 * s * s;
+        else if (a > 0) sum += noise;
     }
     return sum / static_cast<double>(x.size());
 }
 
-TEST(Octav, SolveMinimizesTheOctavObjectiveByBruteForce) {
+// Half the derivative of octav_objective between its jumps (times n):
+// sum_{|x|>s} (|x| - s) - 4^-B / 3 * s * #{0 < |x| <= s}. OCTAV's fixed point is
+// its zero. It is strictly decreasing in s, so the zero is unique.
+double octav_stationarity(const std::vector<float>& x, double s, int bits) {
+    double clip = 0;
+    int64_t small = 0;
+    for (float v : x) {
+        const double a = std::fabs(double{v});
+        if (a > s) clip += a - s;
+        else if (a > 0) ++small;
+    }
+    return clip - std::pow(4.0, -bits) / 3.0 * s * static_cast<double>(small);
+}
+
+TEST(RefOctav, SolveIsTheZeroOfTheStationarityCondition) {
+    const auto x = gaussian(20000, 0x5eed0005, 1.0);
+    for (int bits : {4, 8}) {
+        const OctavResult r = octav_solve(x.data(), x.size(), bits, 1.0);
+        ASSERT_TRUE(r.converged) << bits;
+        // Strictly decreasing, so a sign change across s +- 1e-7 s pins the zero.
+        EXPECT_GT(octav_stationarity(x, r.s * (1 - 1e-7), bits), 0.0) << bits;
+        EXPECT_LE(octav_stationarity(x, r.s * (1 + 1e-7), bits), 0.0) << bits;
+    }
+}
+
+// The stationarity condition leaves out the upward jump of the objective at each
+// |x| (an element moving from the clipped set to the rounded set), so OCTAV's s
+// is slightly above the objective's true minimum (2.606 vs 2.592 at B = 4 here);
+// the objective there is still within 0.1% of its brute-force minimum.
+TEST(RefOctav, SolveIsWithinPointOnePercentOfTheModelledMseMinimum) {
     const auto x = gaussian(20000, 0x5eed0005, 1.0);
     const double max_abs = max_abs_of(x);
     for (int bits : {4, 8}) {
         const OctavResult r = octav_solve(x.data(), x.size(), bits, 1.0);
         ASSERT_TRUE(r.converged) << bits;
         const double best = sweep_min(max_abs, [&](double s) { return octav_objective(x, s, bits); });
-        EXPECT_LE(octav_objective(x, r.s, bits), best * (1 + 1e-9)) << "bits=" << bits;
-        EXPECT_GT(octav_objective(x, r.s * 1.01, bits), octav_objective(x, r.s, bits));
-        EXPECT_GT(octav_objective(x, r.s * 0.99, bits), octav_objective(x, r.s, bits));
+        EXPECT_LE(octav_objective(x, r.s, bits), best * 1.001) << "bits=" << bits;
+        // A clip 10% off either way is measurably worse, so the bound has teeth.
+        EXPECT_GT(octav_objective(x, r.s * 1.1, bits), best * 1.001) << bits;
+        EXPECT_GT(octav_objective(x, r.s * 0.9, bits), best * 1.001) << bits;
     }
 }
 
 // Against the real B-bit quantizer (quantize_mse) OCTAV is close to, but not
 // within 0.1% of, the brute-force optimum. The grid has 2^B levels with the top
 // positive level at s - step, while OCTAV's noise term 4^-B s^2 / 3 models the
-// symmetric grid -2^(B-1)..2^(B-1) (2^B + 1 levels, B + 1 bits). For this grid the
-// best s is about half a step above OCTAV's: ~5% at B = 4 (MSE +2%), ~0.5% at
-// B = 8 (MSE +0.3..1.7% over seeds at n = 20000). The bounds below state that,
-// and that OCTAV is still far better than the naive max-abs clip at B = 4.
-TEST(Octav, SolveIsCloseToBruteForceMseOfTheBBitQuantizer) {
+// grid -2^(B-1)..2^(B-1) (2^B + 1 levels, B + 1 bits). At B = 4 the best s for
+// the real grid is ~5% above OCTAV's (MSE +2%, steady across seeds and sizes);
+// at B = 8 the gap is of the order of the sampling noise of the rounding errors
+// of 20,000 elements (MSE +0.0..1.7% over seeds). The bounds below state that,
+// and that OCTAV is far better than the naive max-abs clip at B = 4.
+TEST(RefOctav, SolveIsCloseToBruteForceMseOfTheBBitQuantizer) {
     const auto x = gaussian(20000, 0x5eed0005, 1.0);
     const double max_abs = max_abs_of(x);
     for (int bits : {4, 8}) {
@@ -820,7 +855,6 @@ TEST(Octav, SolveIsCloseToBruteForceMseOfTheBBitQuantizer) {
         const double octav = quantize_mse(x.data(), x.size(), r.s, bits);
         const double best =
             sweep_min(max_abs, [&](double s) { return quantize_mse(x.data(), x.size(), s, bits); });
-        EXPECT_GE(octav, best);  // the sweep includes points at least as good
         EXPECT_LE(octav, best * (bits == 4 ? 1.03 : 1.02)) << "bits=" << bits << " s=" << r.s;
     }
     const OctavResult r4 = octav_solve(x.data(), x.size(), 4, 1.0);
@@ -828,7 +862,7 @@ TEST(Octav, SolveIsCloseToBruteForceMseOfTheBBitQuantizer) {
               1.5 * quantize_mse(x.data(), x.size(), r4.s, 4));
 }
 
-TEST(Octav, ConvergesFromFarBelowAndFarAbove) {
+TEST(RefOctav, ConvergesFromFarBelowAndFarAbove) {
     const auto x = gaussian(5000, 0x5eed0006, 3.0);
     for (int bits : {4, 8}) {
         const OctavResult ref = octav_solve(x.data(), x.size(), bits, 1.0);
@@ -842,7 +876,7 @@ TEST(Octav, ConvergesFromFarBelowAndFarAbove) {
     }
 }
 
-TEST(Octav, FixedPointAndEqualMagnitudeTensor) {
+TEST(RefOctav, FixedPointAndEqualMagnitudeTensor) {
     // At the solution, one more step returns the same s.
     const auto x = gaussian(3000, 0x5eed0007, 1.0);
     const OctavResult r = octav_solve(x.data(), x.size(), 4, 0.5, 200, 1e-12);
@@ -859,14 +893,14 @@ TEST(Octav, FixedPointAndEqualMagnitudeTensor) {
     EXPECT_DOUBLE_EQ(e2.s, 2.0);
 }
 
-TEST(Octav, NotConvergedWhenMaxIterTooSmall) {
+TEST(RefOctav, NotConvergedWhenMaxIterTooSmall) {
     const auto x = gaussian(2000, 0x5eed0008, 1.0);
     const OctavResult r = octav_solve(x.data(), x.size(), 8, 1e-3, 1);
     EXPECT_FALSE(r.converged);
     EXPECT_EQ(r.iterations, 1);
 }
 
-TEST(Octav, BadArgumentsThrow) {
+TEST(RefOctav, BadArgumentsThrow) {
     const std::vector<float> ok = {1.0f, -2.0f, 0.5f};
     const std::vector<float> zeros = {0.0f, -0.0f, 0.0f};
     const std::vector<float> nan = {1.0f, NAN, 0.5f};

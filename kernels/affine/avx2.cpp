@@ -24,9 +24,9 @@ void dense_rows4_unpack(const Packed& p, std::int8_t* weights, std::int32_t* bia
 void dense_rows4_run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
   const auto* w = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
   const auto* b = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
-  const int in = p.shape.in;
+  const int in = p.shape.in, out = p.shape.out;
   const int blocks = in / 32;
-  for (int o = 0; o < p.shape.out; o += 4) {
+  for (int o = 0; o < out; o += 4) {
     const std::int8_t* r0 = w + std::size_t(o) * in;
     const std::int8_t* r1 = r0 + in;
     const std::int8_t* r2 = r1 + in;

@@ -13,7 +13,8 @@ void packs_max_permute_run(const Shape& s, const std::int16_t* input, std::uint8
   const __m256i zero = _mm256_setzero_si256();
   const auto* in = reinterpret_cast<const __m256i*>(input);
   auto* out = reinterpret_cast<__m256i*>(output);
-  for (int k = 0; k < s.n / 32; ++k) {
+  const int vectors = s.n / 32;
+  for (int k = 0; k < vectors; ++k) {
     const __m256i a = _mm256_loadu_si256(in + 2 * k);      // x0..x15
     const __m256i b = _mm256_loadu_si256(in + 2 * k + 1);  // x16..x31
     // packs works per 128-bit lane: the result's qwords are a0-7, b16-23, a8-15, b24-31.

@@ -8,7 +8,8 @@ using namespace ::nnuelab::crelu16;
 const char* clamp_supports(const Shape&) { return nullptr; }
 
 void clamp_run(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
-  for (int i = 0; i < s.n; ++i) {
+  const int n = s.n;  // a local: uint8 stores may alias s.n, which would block vectorising
+  for (int i = 0; i < n; ++i) {
     const int x = input[i];
     output[i] = std::uint8_t(x < 0 ? 0 : x > 127 ? 127 : x);
   }

@@ -21,7 +21,8 @@ void packs_shift_permute_run(const Shape& s, const std::int32_t* input, std::uin
   const __m128i shift = _mm_cvtsi32_si128(s.shift);
   const auto* in = reinterpret_cast<const __m256i*>(input);
   auto* out = reinterpret_cast<__m256i*>(output);
-  for (int k = 0; k < s.n / 32; ++k) {
+  const int vectors = s.n / 32;
+  for (int k = 0; k < vectors; ++k) {
     const __m256i x01 = _mm256_packs_epi32(_mm256_loadu_si256(in + 4 * k), _mm256_loadu_si256(in + 4 * k + 1));
     const __m256i x23 = _mm256_packs_epi32(_mm256_loadu_si256(in + 4 * k + 2), _mm256_loadu_si256(in + 4 * k + 3));
     const __m256i y01 = _mm256_sra_epi16(x01, shift);
