@@ -41,6 +41,7 @@ struct Case {
   const affine::Variant* variant;
   Shape shape;
 };
+void PrintTo(const Case& c, std::ostream* os) { *os << c.variant->info.name << "/" << affine::shape_name(c.shape); }
 
 // A set of canonical weights with its own storage.
 struct Weights {

@@ -18,6 +18,10 @@ struct ElementwiseCase {
   const V* variant;
   typename V::Shape shape;
 };
+template <class V>
+void PrintTo(const ElementwiseCase<V>& c, std::ostream* os) {
+  *os << c.variant->info.name << " n=" << c.shape.n;
+}
 
 template <class V>
 class ElementwiseTester {

@@ -29,4 +29,15 @@ std::string why_unsupported_elementwise(const V& v, const typename V::Shape& s,
   return reason ? std::string(reason) : std::string();
 }
 
+// The checked entry point every elementwise op exposes: refuses (std::invalid_argument
+// naming the variant, the shape and the reason) instead of running on a bad shape or
+// null buffers. `why` is the op's why_unsupported result for this shape.
+template <class V>
+void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
+                 typename V::Output* output, const std::string& why, const std::string& shape_name) {
+  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name + ": " + why);
+  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  v.run(s, input, output);
+}
+
 }  // namespace nnuelab

@@ -34,10 +34,7 @@ std::string why_unsupported(const Variant& v, const Shape& s) {
 }
 
 void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output) {
-  const std::string why = why_unsupported(v, s);
-  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
-  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
-  v.run(s, input, output);
+  run_checked(v, s, input, output, why_unsupported(v, s), shape_name(s));
 }
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
