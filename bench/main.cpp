@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
     bench::add_context();
     bench::register_affine();
     bench::register_activations();
+    bench::register_find_nnz();
+    bench::register_dot_u8i8();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   } catch (const std::exception& e) {

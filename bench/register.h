@@ -4,4 +4,6 @@
 namespace nnuelab::bench {
 void register_affine();
 void register_activations();
+void register_find_nnz();   // bench/find_nnz_bench.cpp
+void register_dot_u8i8();   // bench/dot_u8i8_bench.cpp (also the per-ISA peak benchmarks)
 }  // namespace nnuelab::bench

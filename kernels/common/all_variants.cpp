@@ -4,6 +4,8 @@
 #include "kernels/common/variant.h"
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
+#include "kernels/dot_u8i8/registry.h"
+#include "kernels/find_nnz/registry.h"
 
 namespace nnuelab {
 namespace {
@@ -18,6 +20,8 @@ std::vector<const VariantInfo*> all_variants() {
   append(out, affine::variants());
   append(out, crelu16::variants());
   append(out, crelu32::variants());
+  append(out, dot_u8i8::variants());
+  append(out, find_nnz::variants());
   return out;
 }
 

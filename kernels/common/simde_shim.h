@@ -1,3 +1,57 @@
-// Gaps of SIMDe 0.7.4 (Debian 12) filled for the -emu builds only. Each entry names the
-// missing or broken alias; DESIGN.md lists them. Grows with the AVX-512/VNNI issues.
+// Gaps of SIMDe 0.7.4 (Debian 12), filled for the -emu builds only (isa.h includes this
+// after SIMDe's headers when NNUELAB_EMULATED). Everything here is static inline or a
+// macro: nothing is exported, so the ISA-namespace rule is kept.
 #pragma once
+
+// Mask types: SIMDe names them simde__mmaskN but gives them no native alias.
+typedef simde__mmask8 __mmask8;
+typedef simde__mmask16 __mmask16;
+typedef simde__mmask32 __mmask32;
+typedef simde__mmask64 __mmask64;
+
+// SIMDe's native alias of _mm512_madd_epi16 is a broken 4-argument macro.
+#undef _mm512_madd_epi16
+#define _mm512_madd_epi16(a, b) simde_mm512_madd_epi16(a, b)
+
+// AVX-VNNI's VEX forms (_avx_ suffix) compute exactly what the AVX512-VL forms compute;
+// SIMDe only has the latter.
+#define _mm256_dpbusd_avx_epi32(src, a, b) simde_mm256_dpbusd_epi32(src, a, b)
+#define _mm256_dpbusds_avx_epi32(src, a, b) simde_mm256_dpbusds_epi32(src, a, b)
+#define _mm_dpbusd_avx_epi32(src, a, b) simde_mm_dpbusd_epi32(src, a, b)
+#define _mm_dpbusds_avx_epi32(src, a, b) simde_mm_dpbusds_epi32(src, a, b)
+
+// Missing: the sum of the 16 int32 lanes (wraps like the real sequence of adds).
+static inline int nnuelab_shim_mm512_reduce_add_epi32(simde__m512i a) {
+  int32_t lanes[16];
+  simde_mm512_storeu_si512(lanes, a);
+  uint32_t sum = 0;
+  for (int i = 0; i < 16; ++i) sum += uint32_t(lanes[i]);
+  return int(int32_t(sum));
+}
+#define _mm512_reduce_add_epi32(a) nnuelab_shim_mm512_reduce_add_epi32(a)
+
+// Missing (VBMI2): packs the int16 lanes selected by k to the bottom, zeroes the rest.
+static inline simde__m512i nnuelab_shim_mm512_maskz_compress_epi16(simde__mmask32 k, simde__m512i a) {
+  int16_t in[32], out[32] = {};
+  simde_mm512_storeu_si512(in, a);
+  int n = 0;
+  for (int i = 0; i < 32; ++i)
+    if (k >> i & 1) out[n++] = in[i];
+  return simde_mm512_loadu_si512(out);
+}
+#define _mm512_maskz_compress_epi16(k, a) nnuelab_shim_mm512_maskz_compress_epi16(k, a)
+
+// Missing (VBMI2): stores the int16 lanes selected by k contiguously at p.
+static inline void nnuelab_shim_mm512_mask_compressstoreu_epi16(void* p, simde__mmask32 k, simde__m512i a) {
+  int16_t in[32];
+  simde_mm512_storeu_si512(in, a);
+  int16_t* out = static_cast<int16_t*>(p);
+  for (int i = 0; i < 32; ++i)
+    if (k >> i & 1) *out++ = in[i];
+}
+#define _mm512_mask_compressstoreu_epi16(p, k, a) nnuelab_shim_mm512_mask_compressstoreu_epi16(p, k, a)
+
+// Missing: signed int16 greater-than into a mask (the complement of cmple).
+#define _mm512_cmpgt_epi16_mask(a, b) ((simde__mmask32) ~simde_mm512_cmple_epi16_mask(a, b))
+
+// Ops issue 3/4 kernels need may be missing too: add them here, each with its reason.

@@ -1,0 +1,53 @@
+#include "kernels/dot_u8i8/registry.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::dot_u8i8 { \
+  NNUELAB_DOT_U8I8_KERNEL(tech)     \
+  }
+#include "kernels/dot_u8i8/dot_u8i8.inc"
+#undef NNUELAB_ROW
+
+namespace nnuelab::dot_u8i8 {
+
+Semantics semantics_of(const std::string& t) {
+  if (t.starts_with("dpbusds")) return Semantics::kDpbusds;
+  if (t.starts_with("dpbusd")) return Semantics::kDpbusd;
+  if (t.starts_with("maddubs_x2")) return Semantics::kMaddubsX2;
+  if (t.starts_with("maddubs")) return Semantics::kMaddubs;
+  throw std::logic_error("dot_u8i8 technique '" + t + "' does not start with its semantics");
+}
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note)                                                            \
+  Variant{make_variant_info("dot_u8i8", #ns, #tech, note), semantics_of(#tech), &ns::dot_u8i8::tech##_supports, \
+          &ns::dot_u8i8::tech##_run},
+  static const std::vector<Variant> table = {
+#include "kernels/dot_u8i8/dot_u8i8.inc"
+  };
+#undef NNUELAB_ROW
+  return table;
+}
+
+std::string shape_name(const Shape& s) { return std::to_string(s.groups); }
+
+std::string why_unsupported(const Variant& v, const Shape& s) {
+  if (!v.info.available()) return "this CPU lacks " + v.info.missing();
+  if (s.groups < 1 || s.groups > (1 << 20)) return "groups must be 1..1048576, got " + std::to_string(s.groups);
+  const char* reason = v.supports(s);
+  return reason ? std::string(reason) : std::string();
+}
+
+void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+         const std::uint8_t* u2, const std::int8_t* w2) {
+  const std::string why = why_unsupported(v, s);
+  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+  if (!acc || !u || !w || !u2 || !w2) throw std::invalid_argument(v.info.name + ": run needs all five buffers");
+  v.run(s, acc, u, w, u2, w2);
+}
+
+}  // namespace nnuelab::dot_u8i8
