@@ -59,6 +59,11 @@ function(_nnuelab_isa_object isa ns flags emulated)
   target_include_directories(${_target} PRIVATE ${PROJECT_SOURCE_DIR} ${NNUELAB_GENERATED_DIR})
   target_compile_definitions(${_target} PRIVATE NNUELAB_ISA_NS=${ns} NNUELAB_EMULATED=${emulated})
   target_compile_options(${_target} PRIVATE ${flags})
+  # GCC 12's avx512fintrin.h self-initialises a variable in _mm512_undefined_*(), which
+  # -Wmaybe-uninitialized reports at every use; the warning says nothing about our code.
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND isa MATCHES "^avx512")
+    target_compile_options(${_target} PRIVATE -Wno-maybe-uninitialized)
+  endif()
   if(emulated)
     target_include_directories(${_target} SYSTEM PRIVATE ${NNUELAB_SIMDE_INCLUDE})
   endif()

@@ -11,18 +11,32 @@ import sys
 
 
 def functions(obj):
-    """{demangled function name: instruction text} of one object file."""
-    out = subprocess.run(["objdump", "-d", "-C", "--no-show-raw-insn", obj],
+    """{demangled function name: (instruction text, names of functions it calls or jumps to)}."""
+    out = subprocess.run(["objdump", "-d", "-r", "-C", "--no-show-raw-insn", obj],
                          check=True, capture_output=True, text=True).stdout
     funcs, name = {}, None
     for line in out.splitlines():
         m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
         if m:
             name = m.group(1)
-            funcs[name] = []
+            funcs[name] = ([], set())
+        elif name and re.search(r"R_X86_64_PLT32\s", line):
+            # A call or tail jump into another function (a template body in its own section).
+            funcs[name][1].add(re.split(r"\s+", line.strip(), maxsplit=2)[2].rsplit("-0x", 1)[0])
         elif name and "\t" in line:
-            funcs[name].append(line.split("\t", 1)[1])
-    return {k: "\n".join(v) for k, v in funcs.items()}
+            funcs[name][0].append(line.split("\t", 1)[1])
+    return {k: ("\n".join(v[0]), v[1]) for k, v in funcs.items()}
+
+
+def body_with_callees(funcs, name, depth=3):
+    """A function's instructions plus those of the functions it reaches (kernels are often
+    thin wrappers that tail-jump into a template instantiation)."""
+    text, callees = funcs.get(name, ("", set()))
+    if depth:
+        for callee in callees:
+            if callee in funcs and callee != name:
+                text += "\n" + body_with_callees(funcs, callee, depth - 1)
+    return text
 
 
 def main():
@@ -37,18 +51,19 @@ def main():
         line = raw.split("#", 1)[0].split()
         if not line:
             continue
-        isa, func, mnemonic = line
+        isa, func, mnemonic = line[0], line[1], " ".join(line[2:])
         if isa not in by_isa:
             print(f"note: ISA {isa} is not built natively here; row skipped: {raw.strip()}")
             continue
         wanted = f"nnuelab::{isa}::{func}("
-        matches = {n: body for n, body in by_isa[isa].items() if n.startswith(wanted)}
+        funcs = by_isa[isa]
+        matches = {n: body_with_callees(funcs, n) for n in funcs if n.startswith(wanted)}
         if not matches:
             failures.append(f"{isa} {func}: no such function in the {isa} objects")
             continue
         for name, body in matches.items():
             checked += 1
-            if not re.search(r"\b" + mnemonic + r"\b", body):
+            if not re.search(r"(?<!\w)" + mnemonic + r"(?!\w)", body):
                 failures.append(f"{name}: expected instruction {mnemonic} is missing")
     for f in failures:
         print("FAIL", f)

@@ -34,6 +34,11 @@ struct Packed {
 // Row-major: slot 0 holds W[out][in] as given, slot 1 the bias.
 void pack_row_major(const Canonical& canonical, Packed& packed);
 void unpack_row_major(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
+// 4-byte tiles: slot 0 holds tiles[c][o][j] = W[o][4c + j] (c < in/4, j < 4), so one
+// broadcast input chunk meets the chunk's weights of consecutive outputs in one register;
+// slot 1 the bias. Needs in % 4 == 0.
+void pack_tiles4(const Canonical& canonical, Packed& packed);
+void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
 
 }  // namespace nnuelab::affine
 

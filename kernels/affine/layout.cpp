@@ -17,4 +17,20 @@ void unpack_row_major(const Packed& p, std::int8_t* weights, std::int32_t* bias)
   std::memcpy(bias, p.blocks.slot[1].data, std::size_t(p.shape.out) * 4);
 }
 
+void pack_tiles4(const Canonical& c, Packed& p) {
+  const int in = c.shape.in, out = c.shape.out;
+  auto* tiles = static_cast<std::int8_t*>(packed_alloc(p.blocks, 0, std::size_t(in) * out));
+  for (int o = 0; o < out; ++o)
+    for (int i = 0; i < in; ++i) tiles[(std::size_t(i / 4) * out + o) * 4 + i % 4] = c.weights[std::size_t(o) * in + i];
+  std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
+}
+
+void unpack_tiles4(const Packed& p, std::int8_t* weights, std::int32_t* bias) {
+  const int in = p.shape.in, out = p.shape.out;
+  const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+  for (int o = 0; o < out; ++o)
+    for (int i = 0; i < in; ++i) weights[std::size_t(o) * in + i] = tiles[(std::size_t(i / 4) * out + o) * 4 + i % 4];
+  std::memcpy(bias, p.blocks.slot[1].data, std::size_t(out) * 4);
+}
+
 }  // namespace nnuelab::affine

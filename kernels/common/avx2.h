@@ -24,4 +24,35 @@ inline __m128i haddx4(__m256i a0, __m256i a1, __m256i a2, __m256i a3) {
   return _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
 }
 
+inline std::int32_t hsum(__m256i a) {
+  __m128i s = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01001110));  // swap 64-bit halves
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10110001));  // swap neighbours
+  return _mm_cvtsi128_si32(s);
+}
+
+// One bit per non-zero 4-byte chunk of 32 bytes (8 bits). A signed compare: a chunk
+// whose top byte is >= 128 reads as negative and is missed; activations are 0..127.
+inline unsigned nonzero_chunks8(const std::uint8_t* p) {
+  const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(x, _mm256_setzero_si256()))));
+}
+
+// The vector interface the shared affine techniques are written against
+// (kernels/affine/techniques.h): 8 int32 lanes, maddubs+madd dot.
+struct Maddubs {
+  using reg = __m256i;
+  static constexpr int kBytes = 32;
+  static reg zero() { return _mm256_setzero_si256(); }
+  static reg load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+  static void store(void* p, reg v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
+  static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
+  static reg bcast32(std::int32_t x) { return _mm256_set1_epi32(x); }
+  static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
+  static std::int32_t hsum(reg a) { return x256::hsum(a); }
+  static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x256::haddx4(a0, a1, a2, a3); }
+  // Bit i set when 4-byte chunk i of p[0 .. kBytes) is non-zero.
+  static unsigned nonzero_chunks(const std::uint8_t* p) { return nonzero_chunks8(p); }
+};
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::x256

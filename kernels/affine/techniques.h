@@ -1,0 +1,202 @@
+// The affine techniques, written once against a vector interface V and compiled per ISA
+// (Highway's habit): an ISA file picks V (x128::Maddubs, x256::Maddubs, x256::Vnni,
+// x512::Maddubs, x512::Vnni) and defines its registry functions with
+// NNUELAB_AFFINE_DEFINE(technique, Impl<V>). Everything here is instantiated inside the
+// including ISA's namespace, so no AVX-512 code can be merged into an AVX2 caller.
+//
+// V provides: reg, kBytes, zero, load, store, add, bcast32, dot (u8 x i8 4-byte groups
+// into int32 lanes: maddubs+madd or vpdpbusd), hsum, haddx4, nonzero_chunks.
+#pragma once
+#include <cstring>
+
+#include "kernels/affine/affine.h"
+#include "kernels/common/isa.h"
+#include "kernels/common/nnz_x86.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::affine {
+using namespace ::nnuelab::affine;
+
+inline std::int32_t load_chunk(const std::uint8_t* p) {
+  std::int32_t x;
+  std::memcpy(&x, p, 4);
+  return x;
+}
+
+// ---- dense_rows4: the seed's dense kernel ---------------------------------------------
+// Four weight rows at a time against whole input registers, one haddx4 per 4 outputs.
+template <class V>
+struct DenseRows4 {
+  static const char* supports(const Shape& s) {
+    if (s.in % V::kBytes) return V::kBytes == 16 ? "needs in % 16 == 0 (whole input registers)"
+                                 : V::kBytes == 32 ? "needs in % 32 == 0 (whole input registers)"
+                                                   : "needs in % 64 == 0 (whole input registers)";
+    if (s.out % 4) return "needs out % 4 == 0 (outputs are produced 4 at a time)";
+    return nullptr;
+  }
+  static void prepare(const Canonical& c, Packed& p) { pack_row_major(c, p); }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_row_major(p, w, b); }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    const auto* w = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* b = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    const int in = p.shape.in, out = p.shape.out, regs = in / V::kBytes;
+    for (int o = 0; o < out; o += 4) {
+      const std::int8_t* r0 = w + std::size_t(o) * in;
+      typename V::reg a0 = V::zero(), a1 = a0, a2 = a0, a3 = a0;
+      for (int k = 0; k < regs; ++k) {
+        const typename V::reg x = V::load(input + k * V::kBytes);
+        a0 = V::dot(a0, x, V::load(r0 + k * V::kBytes));
+        a1 = V::dot(a1, x, V::load(r0 + in + k * V::kBytes));
+        a2 = V::dot(a2, x, V::load(r0 + 2 * in + k * V::kBytes));
+        a3 = V::dot(a3, x, V::load(r0 + 3 * in + k * V::kBytes));
+      }
+      const __m128i sums = _mm_add_epi32(V::haddx4(a0, a1, a2, a3), _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + o)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(output + o), sums);
+    }
+  }
+};
+
+// ---- dot1: the 1-output dot ---------------------------------------------------------
+// One row at a time, two accumulators to halve the dependency chain, one hsum per row.
+template <class V>
+struct Dot1 {
+  static const char* supports(const Shape& s) {
+    return s.in % V::kBytes ? "needs in to be a multiple of the register width" : nullptr;
+  }
+  static void prepare(const Canonical& c, Packed& p) { pack_row_major(c, p); }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_row_major(p, w, b); }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    const auto* w = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* b = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    const int in = p.shape.in, out = p.shape.out, regs = in / V::kBytes;
+    for (int o = 0; o < out; ++o) {
+      const std::int8_t* row = w + std::size_t(o) * in;
+      typename V::reg a0 = V::zero(), a1 = V::zero();
+      int k = 0;
+      for (; k + 2 <= regs; k += 2) {
+        a0 = V::dot(a0, V::load(input + k * V::kBytes), V::load(row + k * V::kBytes));
+        a1 = V::dot(a1, V::load(input + (k + 1) * V::kBytes), V::load(row + (k + 1) * V::kBytes));
+      }
+      if (k < regs) a0 = V::dot(a0, V::load(input + k * V::kBytes), V::load(row + k * V::kBytes));
+      output[o] = b[o] + V::hsum(V::add(a0, a1));
+    }
+  }
+};
+
+// ---- the blocked layout: 4-byte broadcast over 4-byte-interleaved weight tiles ---------
+// Tiles (layout.cpp, pack_tiles4): for input chunk c (bytes 4c..4c+3), the 4 weights of
+// every output o lie at tiles[c][o][0..3]. One broadcast of the chunk times one register
+// of tiles gives kBytes/4 outputs' partial dots with no horizontal sum; a zero chunk can
+// be skipped whole, which is what the sparse forms do.
+//
+// Accumulates the chunks listed in idx (or all chunks, kDense) for R registers of outputs
+// starting at `first` (an output index), with K independent accumulator sets (set k takes
+// every K-th chunk: K chains hide the dot's latency), then stores bias + sum.
+template <class V, int R, int K, bool kDense>
+inline void blocked_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
+                         const std::uint8_t* input, const std::uint16_t* idx, int count, std::int32_t* output) {
+  constexpr int L = V::kBytes / 4;
+  typename V::reg acc[K][R];
+  for (int r = 0; r < R; ++r) {
+    acc[0][r] = V::load(bias + first + r * L);
+    for (int k = 1; k < K; ++k) acc[k][r] = V::zero();
+  }
+  const std::size_t stride = std::size_t(out) * 4;
+  const std::int8_t* base = tiles + std::size_t(first) * 4;
+  int j = 0;
+  for (; j + K <= count; j += K) {
+    for (int k = 0; k < K; ++k) {
+      const int c = kDense ? j + k : idx[j + k];
+      const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
+      const std::int8_t* t = base + c * stride;
+      for (int r = 0; r < R; ++r) acc[k][r] = V::dot(acc[k][r], x, V::load(t + r * V::kBytes));
+    }
+  }
+  for (; j < count; ++j) {
+    const int c = kDense ? j : idx[j];
+    const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
+    const std::int8_t* t = base + c * stride;
+    for (int r = 0; r < R; ++r) acc[0][r] = V::dot(acc[0][r], x, V::load(t + r * V::kBytes));
+  }
+  for (int r = 0; r < R; ++r) {
+    typename V::reg sum = acc[0][r];
+    for (int k = 1; k < K; ++k) sum = V::add(sum, acc[k][r]);
+    V::store(output + first + r * L, sum);
+  }
+}
+
+// Covers all outputs with slabs of as many registers as the accumulator budget allows
+// (R * K <= half the register file), re-reading the chunk list once per slab.
+template <class V, int K, bool kDense>
+inline void blocked_all(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
+                        std::int32_t* output) {
+  constexpr int L = V::kBytes / 4;
+  constexpr int kBudget = (V::kBytes == 64 ? 32 : 16) / 2;
+  const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+  const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+  const int out = p.shape.out;
+  int first = 0;
+  while (first < out) {
+    const int regs = (out - first) / L;
+    if (regs >= 8 && 8 * K <= kBudget) {
+      blocked_slab<V, 8, K, kDense>(tiles, out, first, bias, input, idx, count, output);
+      first += 8 * L;
+    } else if (regs >= 4 && 4 * K <= kBudget) {
+      blocked_slab<V, 4, K, kDense>(tiles, out, first, bias, input, idx, count, output);
+      first += 4 * L;
+    } else if (regs >= 2 && 2 * K <= kBudget) {
+      blocked_slab<V, 2, K, kDense>(tiles, out, first, bias, input, idx, count, output);
+      first += 2 * L;
+    } else {
+      blocked_slab<V, 1, K, kDense>(tiles, out, first, bias, input, idx, count, output);
+      first += L;
+    }
+  }
+}
+
+template <class V>
+struct BlockedBase {
+  static const char* supports_common(const Shape& s) {
+    if (s.in % 4) return "needs in % 4 == 0 (whole 4-byte chunks)";
+    if (s.out % (V::kBytes / 4))
+      return V::kBytes == 16 ? "needs out % 4 == 0 (4 int32 outputs per register)"
+           : V::kBytes == 32 ? "needs out % 8 == 0 (8 int32 outputs per register)"
+                             : "needs out % 16 == 0 (16 int32 outputs per register)";
+    return nullptr;
+  }
+  static void prepare(const Canonical& c, Packed& p) { pack_tiles4(c, p); }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_tiles4(p, w, b); }
+};
+
+// dense_blocked4: every chunk, no horizontal sums.
+template <class V>
+struct DenseBlocked4 : BlockedBase<V> {
+  static const char* supports(const Shape& s) { return BlockedBase<V>::supports_common(s); }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    blocked_all<V, 1, true>(p, input, nullptr, p.shape.in / 4, output);
+  }
+};
+
+// sparse_blocked4_<nnz>_acc<K>: list the non-zero chunks first (Nnz: lsb loop or lookup
+// table, kernels/common/nnz_x86.h), then accumulate only those.
+template <class V, class Nnz, int K>
+struct SparseBlocked4 : BlockedBase<V> {
+  static const char* supports(const Shape& s) {
+    if (const char* why = BlockedBase<V>::supports_common(s)) return why;
+    return s.in % V::kBytes ? "needs in to be a multiple of the register width (chunk masks per register)" : nullptr;
+  }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    const int count = Nnz::template chunks<V>(input, p.shape.in, idx);
+    blocked_all<V, K, false>(p, input, idx, count, output);
+  }
+};
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::affine
+
+// Defines the four registry functions of `tech` from an Impl with static supports,
+// prepare, unpack and run.
+#define NNUELAB_AFFINE_DEFINE(tech, ...)                                                    \
+  const char* tech##_supports(const Shape& s) { return __VA_ARGS__::supports(s); }         \
+  void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }       \
+  void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
+  void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }

@@ -1,0 +1,43 @@
+// 512-bit helpers for the AVX-512 ISA files (avx512bw, avx512vnni, avx512vbmi2). All of
+// them are built with AVX512F/BW/VL/DQ (and AVX2), so the 256-bit helpers apply too.
+#pragma once
+#include "kernels/common/avx2.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::x512 {
+
+inline __m512i dot_u8i8_madd(__m512i acc, __m512i u, __m512i w) {
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(u, w), _mm512_set1_epi16(1)));
+}
+
+// Folds the 512-bit accumulators to 256 bits (adding halves) and reuses the AVX2 haddx4.
+inline __m128i haddx4(__m512i a0, __m512i a1, __m512i a2, __m512i a3) {
+  auto fold = [](__m512i a) { return _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1)); };
+  return x256::haddx4(fold(a0), fold(a1), fold(a2), fold(a3));
+}
+
+// 16 int32 lanes, maddubs+madd dot (see kernels/affine/techniques.h).
+struct Maddubs {
+  using reg = __m512i;
+  static constexpr int kBytes = 64;
+  static reg zero() { return _mm512_setzero_si512(); }
+  static reg load(const void* p) { return _mm512_loadu_si512(p); }
+  static void store(void* p, reg v) { _mm512_storeu_si512(p, v); }
+  static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
+  static reg bcast32(std::int32_t x) { return _mm512_set1_epi32(x); }
+  static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
+  static std::int32_t hsum(reg a) { return _mm512_reduce_add_epi32(a); }
+  static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x512::haddx4(a0, a1, a2, a3); }
+  // Signed compare, like the narrower forms: 16 bits for 64 bytes.
+  static unsigned nonzero_chunks(const std::uint8_t* p) {
+    return unsigned(_mm512_cmpgt_epi32_mask(_mm512_loadu_si512(p), _mm512_setzero_si512()));
+  }
+};
+
+#if defined(__AVX512VNNI__) || NNUELAB_EMULATED
+// The same with one vpdpbusd per dot: exact over the whole uint8 x int8 range.
+struct Vnni : Maddubs {
+  static reg dot(reg acc, reg u, reg w) { return _mm512_dpbusd_epi32(acc, u, w); }
+};
+#endif
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::x512

@@ -1,0 +1,13 @@
+// 256-bit helpers with AVX-VNNI (the VEX-encoded vpdpbusd of Alder Lake and Zen 5: a
+// different CPU feature from AVX512-VNNI). Included by avxvnni ISA files only.
+#pragma once
+#include "kernels/common/avx2.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::x256 {
+
+// As Maddubs, but the dot is one vpdpbusd: exact, no int16 pair saturation.
+struct Vnni : Maddubs {
+  static reg dot(reg acc, reg u, reg w) { return _mm256_dpbusd_avx_epi32(acc, u, w); }
+};
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::x256

@@ -1,0 +1,42 @@
+// 128-bit helpers for the SSSE3/SSE4.1 ISA files (pmaddubsw is SSSE3).
+#pragma once
+#include "kernels/common/isa.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::x128 {
+
+// acc += 4-byte group dots: maddubs (int16 pair sums, saturating; exact for u <= 127)
+// then madd with ones (exact widening).
+inline __m128i dot_u8i8_madd(__m128i acc, __m128i u, __m128i w) {
+  return _mm_add_epi32(acc, _mm_madd_epi16(_mm_maddubs_epi16(u, w), _mm_set1_epi16(1)));
+}
+
+inline __m128i haddx4(__m128i a0, __m128i a1, __m128i a2, __m128i a3) {
+  return _mm_hadd_epi32(_mm_hadd_epi32(a0, a1), _mm_hadd_epi32(a2, a3));
+}
+
+inline std::int32_t hsum(__m128i s) {
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01001110));
+  s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10110001));
+  return _mm_cvtsi128_si32(s);
+}
+
+// 4 int32 lanes, maddubs+madd dot (see kernels/affine/techniques.h).
+struct Maddubs {
+  using reg = __m128i;
+  static constexpr int kBytes = 16;
+  static reg zero() { return _mm_setzero_si128(); }
+  static reg load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
+  static void store(void* p, reg v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
+  static reg add(reg a, reg b) { return _mm_add_epi32(a, b); }
+  static reg bcast32(std::int32_t x) { return _mm_set1_epi32(x); }
+  static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
+  static std::int32_t hsum(reg a) { return x128::hsum(a); }
+  static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x128::haddx4(a0, a1, a2, a3); }
+  // Signed compare: chunks with a top byte >= 128 are missed (activations are 0..127).
+  static unsigned nonzero_chunks(const std::uint8_t* p) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(x, _mm_setzero_si128()))));
+  }
+};
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::x128
