@@ -1,12 +1,15 @@
 // affine: every registered variant x real shapes x densities, plus the scalar reference.
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
 
 #include "bench/harness.h"
+#include "bench/peak.h"
 #include "bench/register.h"
 #include "kernels/affine/registry.h"
 #include "reference/affine.h"
+#include "workloads/data.h"
 
 namespace nnuelab::bench {
 namespace {
@@ -52,11 +55,27 @@ const Weights& weights_for(const Shape& s) {
   return *slot;
 }
 
-// Times `kernel(input, output)` over the pool of (shape, density), with the counters every
-// affine result carries.
-void time_affine(benchmark::State& state, const Shape& s, const Density& d,
-                 const std::function<void(const std::uint8_t*, std::int32_t*)>& kernel) {
-  const workloads::InputPool& pool = activation_pool(s.in, d);
+// Real first-layer inputs recorded on a net (../shared/data/traces), replayed in order.
+struct RealTrace {
+  const char* net;  // file stem under traces/
+  const char* tag;  // the density kind's suffix: real-<tag>
+  int width;        // L1: bytes per row
+};
+const RealTrace kTraces[] = {{"nn-5af11540bbfe", "5af11540bbfe", 1536}, {"nn-1c0000000000", "1c0000000000", 3072}};
+
+const workloads::InputPool* trace_pool(const RealTrace& t) {
+  static std::map<std::string, std::unique_ptr<workloads::InputPool>> cache;
+  auto& slot = cache[t.net];
+  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::load_trace_pool(t.net, t.width));
+  return slot.get();
+}
+
+// Times `kernel(input, output)` over a pool of inputs, with the counters every affine
+// result carries. `useful` is the MACs a call really has to do: in x out for a dense
+// technique, non-zero chunks x 4 x out for a sparse one; pct_peak compares its rate with
+// the peak of the variant's ISA measured in this process.
+void time_affine(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, bool sparse,
+                 const std::string& isa, const std::function<void(const std::uint8_t*, std::int32_t*)>& kernel) {
   const int batch = batch_size(s.in);
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
   workloads::Buffer<std::int32_t> out(std::size_t(s.out) * batch);
@@ -66,9 +85,16 @@ void time_affine(benchmark::State& state, const Shape& s, const Density& d,
         for (int j = 0; j < batch; ++j)
           std::memcpy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.in);
       },
-      [&](int j) { kernel(hot.data() + j * pool.stride, out.data() + j * s.out); });
+      [&](int j) { kernel(hot.data() + j * pool.stride, out.data() + j * s.out); }, pool.count);
   const double macs = double(s.in) * s.out;
+  const double useful = sparse ? double(pool.mean.nnz_chunks) * 4 * s.out : macs;
   state.counters["macs"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["useful_macs"] = benchmark::Counter(useful, benchmark::Counter::kIsIterationInvariantRate);
+  if (const double peak = peak_macs_per_ns(isa); peak > 0) {
+    // Rates are per second; the peak is per ns.
+    state.counters["pct_peak"] =
+        benchmark::Counter(useful / peak * 100 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+  }
   state.counters["nnz"] = pool.mean.nnz_bytes;
   state.counters["nnz_chunks"] = pool.mean.nnz_chunks;
   state.counters["byte_density"] = pool.mean.byte_density;
@@ -78,34 +104,58 @@ void time_affine(benchmark::State& state, const Shape& s, const Density& d,
 // Dense techniques do the same work at any density: timed once, at dense:100.
 bool density_sensitive(const affine::Variant& v) { return v.info.technique.rfind("sparse", 0) == 0; }
 
+// Registers the reference (at dense inputs) and every selected variant that suits the
+// pool's kind at one shape; `pool` is called inside the benchmark (pools are built lazily).
+void register_shape(const Shape& s, const std::string& density_name, bool dense_input,
+                    std::function<const workloads::InputPool*()> pool) {
+  std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
+  suffix += affine::shape_name(s) + "/" + density_name;
+  if (!forced_variant() && dense_input)
+    register_variant_benchmark("affine/scalar/reference" + suffix, nullptr, s.in, [s, pool](benchmark::State& st) {
+      const Weights& w = weights_for(s);
+      time_affine(st, s, *pool(), false, "scalar", [&](const std::uint8_t* x, std::int32_t* y) {
+        ref::affine(w.w.data(), w.b.data(), s.in, s.out, x, y);
+      });
+    });
+  for (const affine::Variant* v : selected_variants(affine::variants())) {
+    if (!dense_input && !density_sensitive(*v)) continue;
+    if (v->info.available() && !affine::why_unsupported(*v, s).empty()) continue;
+    register_variant_benchmark(v->info.name + suffix, &v->info, s.in, [v, s, pool](benchmark::State& st) {
+      const Weights& w = weights_for(s);
+      const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
+      time_affine(st, s, *pool(), density_sensitive(*v), v->info.isa,
+                  [&](const std::uint8_t* x, std::int32_t* y) { v->run(packed, x, y); });
+    });
+  }
+}
+
 }  // namespace
 
 void register_affine() {
   std::vector<Shape> shapes = kInputLayers;
   shapes.insert(shapes.end(), kDenseLayers.begin(), kDenseLayers.end());
-  const auto selected = selected_variants(affine::variants());
   for (const Shape& s : shapes) {
     const bool input_layer = s.in >= 1024;
-    for (const Density& d : input_layer ? density_grid() : std::vector<Density>{{}}) {
-      std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
-      suffix += affine::shape_name(s) + "/" + d.name();
-      if (!forced_variant() && d.kind == DensityKind::kDense)
-        register_variant_benchmark("affine/scalar/reference" + suffix, nullptr, s.in, [s, d](benchmark::State& st) {
-          const Weights& w = weights_for(s);
-          time_affine(st, s, d, [&](const std::uint8_t* x, std::int32_t* y) {
-            ref::affine(w.w.data(), w.b.data(), s.in, s.out, x, y);
-          });
-        });
-      for (const affine::Variant* v : selected) {
-        if (d.kind != DensityKind::kDense && !density_sensitive(*v)) continue;
-        if (v->info.available() && !affine::why_unsupported(*v, s).empty()) continue;
-        register_variant_benchmark(v->info.name + suffix, &v->info, s.in, [v, s, d](benchmark::State& st) {
-          const Weights& w = weights_for(s);
-          const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
-          time_affine(st, s, d, [&](const std::uint8_t* x, std::int32_t* y) { v->run(packed, x, y); });
-        });
-      }
+    for (const Density& d : input_layer ? density_grid() : std::vector<Density>{{}})
+      register_shape(s, d.name(), d.kind == DensityKind::kDense, [s, d] { return &activation_pool(s.in, d); });
+  }
+  // Real inputs: the first layer of each traced net, at 16 and 32 outputs.
+  std::string why;
+  if (!workloads::data_dir(&why)) {
+    std::fprintf(stderr, "nnuelab_bench: no real-<net> affine benchmarks: %s\n", why.c_str());
+    return;
+  }
+  for (const RealTrace& t : kTraces) {
+    const workloads::InputPool* pool = nullptr;
+    try {
+      pool = trace_pool(t);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nnuelab_bench: no real-%s benchmarks: %s\n", t.tag, e.what());
+      continue;
     }
+    char name[64];
+    std::snprintf(name, sizeof name, "real-%s:%.1f", t.tag, pool->mean.chunk_density * 100);
+    for (int out : {16, 32}) register_shape({t.width, out}, name, false, [pool] { return pool; });
   }
 }
 

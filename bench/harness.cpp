@@ -49,12 +49,12 @@ int batch_size(std::size_t input_bytes) {
 }
 
 void run_batched(benchmark::State& state, int batch, const std::function<void(int)>& stage,
-                 const std::function<void(int)>& call) {
+                 const std::function<void(int)>& call, int pool_count) {
   const double overhead = clock_overhead_ns();
   int next = 0;
   for (auto _ : state) {
     stage(next);
-    next = (next + batch) % kPoolInputs;
+    next = (next + batch) % pool_count;
     const auto t0 = Clock::now();
     for (int j = 0; j < batch; ++j) call(j);
     benchmark::ClobberMemory();

@@ -38,8 +38,9 @@ int batch_size(std::size_t input_bytes);
 // Times `call(j)` for j < batch after `stage(first)` copied the batch's inputs; reports
 // the median-free per-call time to Google Benchmark as manual time. `stage` receives the
 // index of the first pool input of the batch and is not timed.
+// Pool indices handed to `stage` cycle through [0, pool_count).
 void run_batched(benchmark::State& state, int batch, const std::function<void(int first)>& stage,
-                 const std::function<void(int j)>& call);
+                 const std::function<void(int j)>& call, int pool_count = kPoolInputs);
 
 // Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.
 // Emulated variants are labelled "emulated" (plots leave them out) and only run in the

@@ -66,6 +66,9 @@ function(_nnuelab_isa_object isa ns flags emulated)
   endif()
   if(emulated)
     target_include_directories(${_target} SYSTEM PRIVATE ${NNUELAB_SIMDE_INCLUDE})
+    # SIMDe's 256/512-bit types are plain vector types here; GCC warns that passing them
+    # without AVX changes the ABI. They never cross this object's boundary (all inline).
+    target_compile_options(${_target} PRIVATE -Wno-psabi)
   endif()
   set(NNUELAB_ISA_OBJECTS ${NNUELAB_ISA_OBJECTS} $<TARGET_OBJECTS:${_target}> PARENT_SCOPE)
 endfunction()

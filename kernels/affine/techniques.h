@@ -191,6 +191,89 @@ struct SparseBlocked4 : BlockedBase<V> {
   }
 };
 
+// ---- sparse_lsb_i16: the seed's first sparse-input approach -------------------------
+// Non-zero input bytes listed by tzcnt+blsr; weights widened to int16 and transposed
+// (row i = the `out` weights of input i), two inputs per step: unpacklo/hi_epi16 of two
+// rows gives (w_i, w_j) pairs per output and one madd with the broadcast pair (x_i, x_j)
+// adds w_i*x_i + w_j*x_j exactly (int16 products, int32 sums: exact for any uint8 x).
+// Lane fix-up: unpack works within 128-bit lanes, so each block of 2L outputs (one
+// register of int16) is stored permuted at prepare time, position p holding output
+// half*L + lane*4 + q (lane = p/8, half = p%8/4, q = p%4); unpacklo then yields outputs
+// 0..L-1 and unpackhi L..2L-1 in order, with no run-time permute.
+template <class V>
+struct SparseLsbI16 {
+  static constexpr int L = V::kBytes / 4;
+  static int output_of(int p) { return (p % 8) / 4 * L + p / 8 * 4 + p % 4; }
+
+  static const char* supports(const Shape& s) {
+    if (s.in % V::kBytes) return "needs in to be a multiple of the register width (byte masks per register)";
+    if (s.out % (2 * L))
+      return V::kBytes == 16 ? "needs out % 8 == 0 (8 int16 weights per register)"
+           : V::kBytes == 32 ? "needs out % 16 == 0 (16 int16 weights per register)"
+                             : "needs out % 32 == 0 (32 int16 weights per register)";
+    return nullptr;
+  }
+  static void prepare(const Canonical& c, Packed& p) {
+    const int in = c.shape.in, out = c.shape.out;
+    auto* rows = static_cast<std::int16_t*>(packed_alloc(p.blocks, 0, std::size_t(in) * out * 2));
+    for (int i = 0; i < in; ++i)
+      for (int blk = 0; blk < out; blk += 2 * L)
+        for (int q = 0; q < 2 * L; ++q) rows[std::size_t(i) * out + blk + q] = c.weights[std::size_t(blk + output_of(q)) * in + i];
+    std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
+  }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) {
+    const int in = p.shape.in, out = p.shape.out;
+    const auto* rows = static_cast<const std::int16_t*>(p.blocks.slot[0].data);
+    for (int i = 0; i < in; ++i)
+      for (int blk = 0; blk < out; blk += 2 * L)
+        for (int q = 0; q < 2 * L; ++q) w[std::size_t(blk + output_of(q)) * in + i] = std::int8_t(rows[std::size_t(i) * out + blk + q]);
+    std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
+  }
+
+  // R int32 registers of outputs (R/2 int16 weight registers per input) from `first`.
+  template <int R>
+  static void slab(const std::int16_t* rows, int out, int first, const std::int32_t* bias, const std::uint8_t* input,
+                   const std::uint16_t* idx, int count, std::int32_t* output) {
+    typename V::reg acc[R];
+    for (int r = 0; r < R; ++r) acc[r] = V::load(bias + first + r * L);
+    for (int j = 0; j < count; j += 2) {
+      const int a = idx[j];
+      const int b = j + 1 < count ? idx[j + 1] : a;        // odd tail: pair with itself ...
+      const int xb = j + 1 < count ? input[b] : 0;         // ... at weight 0
+      const typename V::reg x = V::bcast32(std::int32_t(input[a]) | (xb << 16));
+      const std::int16_t* ra = rows + std::size_t(a) * out + first;
+      const std::int16_t* rb = rows + std::size_t(b) * out + first;
+      for (int m = 0; m < R / 2; ++m) {
+        const typename V::reg wa = V::load(ra + m * 2 * L), wb = V::load(rb + m * 2 * L);
+        acc[2 * m] = V::add(acc[2 * m], V::madd16(V::unpacklo16(wa, wb), x));
+        acc[2 * m + 1] = V::add(acc[2 * m + 1], V::madd16(V::unpackhi16(wa, wb), x));
+      }
+    }
+    for (int r = 0; r < R; ++r) V::store(output + first + r * L, acc[r]);
+  }
+
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 + 64];
+    const int count = nnz::lsb_bytes<V>(input, p.shape.in, idx);
+    const auto* rows = static_cast<const std::int16_t*>(p.blocks.slot[0].data);
+    const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    const int out = p.shape.out;
+    for (int first = 0; first < out;) {
+      const int regs = (out - first) / L;
+      if (regs >= 8) {
+        slab<8>(rows, out, first, bias, input, idx, count, output);
+        first += 8 * L;
+      } else if (regs >= 4) {
+        slab<4>(rows, out, first, bias, input, idx, count, output);
+        first += 4 * L;
+      } else {
+        slab<2>(rows, out, first, bias, input, idx, count, output);
+        first += 2 * L;
+      }
+    }
+  }
+};
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine
 
 // Defines the four registry functions of `tech` from an Impl with static supports,

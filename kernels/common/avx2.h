@@ -53,6 +53,15 @@ struct Maddubs {
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x256::haddx4(a0, a1, a2, a3); }
   // Bit i set when 4-byte chunk i of p[0 .. kBytes) is non-zero.
   static unsigned nonzero_chunks(const std::uint8_t* p) { return nonzero_chunks8(p); }
+  // Bit i set when byte i is non-zero (signed compare: 128..255 read as negative).
+  static std::uint64_t nonzero_bytes(const std::uint8_t* p) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    return std::uint32_t(_mm256_movemask_epi8(_mm256_cmpgt_epi8(x, _mm256_setzero_si256())));
+  }
+  // int16 lanes: interleave two weight rows per 128-bit lane, multiply-add pairs.
+  static reg unpacklo16(reg a, reg b) { return _mm256_unpacklo_epi16(a, b); }
+  static reg unpackhi16(reg a, reg b) { return _mm256_unpackhi_epi16(a, b); }
+  static reg madd16(reg a, reg b) { return _mm256_madd_epi16(a, b); }
 };
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::x256

@@ -31,6 +31,12 @@ struct Maddubs {
   static unsigned nonzero_chunks(const std::uint8_t* p) {
     return unsigned(_mm512_cmpgt_epi32_mask(_mm512_loadu_si512(p), _mm512_setzero_si512()));
   }
+  static std::uint64_t nonzero_bytes(const std::uint8_t* p) {
+    return std::uint64_t(_mm512_cmpgt_epi8_mask(_mm512_loadu_si512(p), _mm512_setzero_si512()));
+  }
+  static reg unpacklo16(reg a, reg b) { return _mm512_unpacklo_epi16(a, b); }
+  static reg unpackhi16(reg a, reg b) { return _mm512_unpackhi_epi16(a, b); }
+  static reg madd16(reg a, reg b) { return _mm512_madd_epi16(a, b); }
 };
 
 #if defined(__AVX512VNNI__) || NNUELAB_EMULATED

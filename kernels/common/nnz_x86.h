@@ -36,6 +36,23 @@ struct Lsb {
   }
 };
 
+// Byte form of the lsb walk: the ascending indices of the non-zero bytes of in[0..n),
+// n a multiple of V::kBytes (64-bit masks are filled one register at a time).
+template <class V>
+inline int lsb_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
+  constexpr int kPer = V::kBytes;  // mask bits per register
+  int count = 0;
+  for (int first = 0; first < n; first += 64) {
+    std::uint64_t m = 0;
+    for (int r = 0; r < 64 / kPer && first + r * kPer < n; ++r) m |= V::nonzero_bytes(in + first + r * kPer) << (r * kPer);
+    while (m) {
+      out[count++] = std::uint16_t(first + __builtin_ctzll(m));
+      m &= m - 1;
+    }
+  }
+  return count;
+}
+
 // lut: 8 mask bits at a time, store the table's 8 positions plus the running base as
 // one 128-bit store and advance by the table's count (branch-free: no mispredictions).
 struct Lut {

@@ -55,3 +55,13 @@ static inline void nnuelab_shim_mm512_mask_compressstoreu_epi16(void* p, simde__
 #define _mm512_cmpgt_epi16_mask(a, b) ((simde__mmask32) ~simde_mm512_cmple_epi16_mask(a, b))
 
 // Ops issue 3/4 kernels need may be missing too: add them here, each with its reason.
+
+// Missing (AVX512F, find_nnz compressd): vpmovdw, int32 lanes truncated to int16 (no saturation).
+static inline simde__m256i nnuelab_shim_mm512_cvtepi32_epi16(simde__m512i a) {
+  int32_t in[16];
+  int16_t out[16];
+  simde_mm512_storeu_si512(in, a);
+  for (int i = 0; i < 16; ++i) out[i] = int16_t(uint16_t(uint32_t(in[i])));
+  return simde_mm256_loadu_si256(out);
+}
+#define _mm512_cvtepi32_epi16(a) nnuelab_shim_mm512_cvtepi32_epi16(a)

@@ -37,6 +37,13 @@ struct Maddubs {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     return unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(x, _mm_setzero_si128()))));
   }
+  static std::uint64_t nonzero_bytes(const std::uint8_t* p) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    return std::uint32_t(_mm_movemask_epi8(_mm_cmpgt_epi8(x, _mm_setzero_si128())));
+  }
+  static reg unpacklo16(reg a, reg b) { return _mm_unpacklo_epi16(a, b); }
+  static reg unpackhi16(reg a, reg b) { return _mm_unpackhi_epi16(a, b); }
+  static reg madd16(reg a, reg b) { return _mm_madd_epi16(a, b); }
 };
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::x128

@@ -27,3 +27,9 @@ enum class Semantics : int { kDpbusd, kDpbusds, kMaddubs, kMaddubsX2 };
   void tech##_run(const ::nnuelab::dot_u8i8::Shape& shape, std::int32_t* acc,               \
                   const std::uint8_t* u, const std::int8_t* w, const std::uint8_t* u2,      \
                   const std::int8_t* w2);
+
+// A peak kernel (kernels/dot_u8i8/peak.inc; not a variant of the op): `chains` independent
+// accumulator chains of the ISA's best dot sequence over register-resident data, run for
+// `rounds` rounds; returns the int8 MACs done. bench/peak.h turns it into MAC/ns.
+#define NNUELAB_DOT_U8I8_PEAK(instruction, chains) \
+  std::int64_t peak_##instruction##_chains##chains(std::int64_t rounds);

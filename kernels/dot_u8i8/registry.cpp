@@ -12,6 +12,15 @@
 #include "kernels/dot_u8i8/dot_u8i8.inc"
 #undef NNUELAB_ROW
 
+// peak.inc lines carry a chain count, so they expand through their own row macro.
+#define NNUELAB_PEAK(isa, instruction, chains, note) NNUELAB_EACH_##isa(NNUELAB_PEAK_ROW, instruction, chains, note)
+#define NNUELAB_PEAK_ROW(ns, instruction, chains, note) \
+  namespace nnuelab::ns::dot_u8i8 {                     \
+  NNUELAB_DOT_U8I8_PEAK(instruction, chains)            \
+  }
+#include "kernels/dot_u8i8/peak.inc"
+#undef NNUELAB_PEAK_ROW
+
 namespace nnuelab::dot_u8i8 {
 
 Semantics semantics_of(const std::string& t) {
@@ -48,6 +57,17 @@ void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t
   if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
   if (!acc || !u || !w || !u2 || !w2) throw std::invalid_argument(v.info.name + ": run needs all five buffers");
   v.run(s, acc, u, w, u2, w2);
+}
+
+std::span<const PeakKernel> peak_kernels() {
+#define NNUELAB_PEAK_ROW(ns, instruction, chains, note)                              \
+  PeakKernel{make_variant_info("peak", #ns, #instruction, note), chains,             \
+             &ns::dot_u8i8::peak_##instruction##_chains##chains},
+  static const std::vector<PeakKernel> table = {
+#include "kernels/dot_u8i8/peak.inc"
+  };
+#undef NNUELAB_PEAK_ROW
+  return table;
 }
 
 }  // namespace nnuelab::dot_u8i8

@@ -25,4 +25,15 @@ std::string why_unsupported(const Variant& v, const Shape& s);
 void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
          const std::uint8_t* u2, const std::int8_t* w2);
 
+// A peak kernel of kernels/dot_u8i8/peak.inc: not a variant of the op (no contract, no
+// semantics), the yardstick of the machine's int8 MAC rate per ISA. bench/peak.h times them.
+struct PeakKernel {
+  VariantInfo info;  // name "peak/<isa>/<instruction>"; needs, available(), emulated as for variants
+  int chains;        // independent accumulator chains
+  // Runs `rounds` rounds (every chain advanced once per round); returns the int8 MACs done.
+  // Call only when info.available(); an emulated kernel runs, but its time means nothing.
+  std::int64_t (*run)(std::int64_t rounds);
+};
+std::span<const PeakKernel> peak_kernels();
+
 }  // namespace nnuelab::dot_u8i8

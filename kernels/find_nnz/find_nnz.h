@@ -23,6 +23,22 @@ struct Shape {
 
 inline constexpr int kOutputSlack = 64;
 
+// Lookup tables of the table-driven variants. Row m lists the positions (0..7) of the set
+// bits of the 8-bit mask m in ascending order; slots past popcount(m) hold 0. A kernel adds
+// the slice's base index, stores all 8 slots, then advances by the count, so the extra
+// slots are overwritten later or lie within the output slack. The u16 rows are
+// ::nnuelab::kNnzLut (kernels/common/nnz_tables.h, shared with affine's sparse kernels);
+// the u8 forms below are defined in kernels/find_nnz/layout.cpp (no ISA flags: data only).
+struct Lut8 {  // 2 KiB: 8 u8 positions, widened to u16 on load (pmovzxbw)
+  alignas(64) std::uint8_t entry[256][8];
+};
+struct Lut8Counted {  // 4 KiB: bytes 0..7 the u8 positions, byte 8 popcount(m), 9..15 zero
+  alignas(64) std::uint8_t entry[256][16];
+};
+inline constexpr int kLut8CountByte = 8;
+extern const Lut8 kLut8;
+extern const Lut8Counted kLut8Counted;
+
 }  // namespace nnuelab::find_nnz
 
 #define NNUELAB_FIND_NNZ_KERNEL(tech)                                              \

@@ -1,0 +1,58 @@
+// dot_u8i8 with AVX-VNNI flags: the VEX-encoded {vex} vpdpbusd / vpdpbusds on ymm and xmm.
+// A CPU feature of its own (CPUID 7.1:EAX bit 4), not part of AVX512-VNNI: Alder Lake and
+// later client cores have it without any AVX-512, so this is their dot.
+#include "kernels/dot_u8i8/groups.h"
+#include "kernels/dot_u8i8/peak_chains.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8 {
+namespace {
+
+inline __m256i dpbusd(__m256i acc, __m256i u, __m256i w) { return _mm256_dpbusd_avx_epi32(acc, u, w); }
+inline __m128i dpbusd(__m128i acc, __m128i u, __m128i w) { return _mm_dpbusd_avx_epi32(acc, u, w); }
+inline __m256i dpbusds(__m256i acc, __m256i u, __m256i w) { return _mm256_dpbusds_avx_epi32(acc, u, w); }
+inline __m128i dpbusds(__m128i acc, __m128i u, __m128i w) { return _mm_dpbusds_avx_epi32(acc, u, w); }
+
+template <class V>
+void dpbusd_step(const Groups& p) {
+  two_inputs<V>(p, [](V acc, V u, V w) { return dpbusd(acc, u, w); });
+}
+
+template <class V>
+void dpbusds_step(const Groups& p) {
+  two_inputs<V>(p, [](V acc, V u, V w) { return dpbusds(acc, u, w); });
+}
+
+}  // namespace
+
+NNUELAB_DOT_U8I8_KERNEL(dpbusd_ymm)
+NNUELAB_DOT_U8I8_KERNEL(dpbusds_ymm)
+NNUELAB_DOT_U8I8_PEAK(dpbusd, 12)
+
+const char* dpbusd_ymm_supports(const Shape&) { return nullptr; }
+
+void dpbusd_ymm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+                    const std::uint8_t* u2, const std::int8_t* w2) {
+  const Groups p{acc, u, w, u2, w2};
+  int g = cover<__m256i>(p, 0, s.groups, dpbusd_step<__m256i>);
+  g = cover<__m128i>(p, g, s.groups, dpbusd_step<__m128i>);
+  scalar_groups<Semantics::kDpbusd>(p, g, s.groups);
+}
+
+const char* dpbusds_ymm_supports(const Shape&) { return nullptr; }
+
+void dpbusds_ymm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+                     const std::uint8_t* u2, const std::int8_t* w2) {
+  const Groups p{acc, u, w, u2, w2};
+  int g = cover<__m256i>(p, 0, s.groups, dpbusds_step<__m256i>);
+  g = cover<__m128i>(p, g, s.groups, dpbusds_step<__m128i>);
+  scalar_groups<Semantics::kDpbusds>(p, g, s.groups);
+}
+
+// vpdpbusd reads its accumulator: 12 chains cover its latency; 12 accumulators and the two
+// inputs fit the 16 ymm registers AVX-VNNI has without AVX-512.
+std::int64_t peak_dpbusd_chains12(std::int64_t rounds) {
+  return peak_chains<12>(rounds, _mm256_set1_epi8(3), _mm256_set1_epi8(-5),
+                         [](__m256i acc, __m256i u, __m256i w) { return dpbusd(acc, u, w); });
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8

@@ -1,0 +1,36 @@
+// dot_u8i8 with SSSE3 flags: 128-bit pmaddubsw, the oldest x86 form of the dot.
+#include "kernels/dot_u8i8/maddubs.h"
+#include "kernels/dot_u8i8/peak_chains.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8 {
+
+NNUELAB_DOT_U8I8_KERNEL(maddubs)
+NNUELAB_DOT_U8I8_KERNEL(maddubs_x2)
+NNUELAB_DOT_U8I8_PEAK(maddubs_madd, 8)
+
+const char* maddubs_supports(const Shape&) { return nullptr; }
+
+void maddubs_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+                 const std::uint8_t* u2, const std::int8_t* w2) {
+  const Groups p{acc, u, w, u2, w2};
+  const int g = cover<__m128i>(p, 0, s.groups, maddubs_step<__m128i>);
+  scalar_groups<Semantics::kMaddubs>(p, g, s.groups);
+}
+
+const char* maddubs_x2_supports(const Shape&) { return nullptr; }
+
+void maddubs_x2_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+                    const std::uint8_t* u2, const std::int8_t* w2) {
+  const Groups p{acc, u, w, u2, w2};
+  const int g = cover<__m128i>(p, 0, s.groups, maddubs_x2_step<__m128i>);
+  scalar_groups<Semantics::kMaddubsX2>(p, g, s.groups);
+}
+
+// The accumulator chain is only the paddd (maddubs and madd read u and w alone), so 8 chains
+// are plenty; more would not fit 16 xmm registers with the inputs, ones and a temporary.
+std::int64_t peak_maddubs_madd_chains8(std::int64_t rounds) {
+  return peak_chains<8>(rounds, _mm_set1_epi8(3), _mm_set1_epi8(-5),
+                        [](__m128i acc, __m128i u, __m128i w) { return maddubs_madd(acc, u, w); });
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8

@@ -1,0 +1,105 @@
+// find_nnz with AVX2 flags (BMI1 and POPCNT included): the lsb loop, the three lookup-table
+// forms and the two-pass bitset, on 256-bit compares.
+#include "kernels/find_nnz/lut.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
+
+namespace {
+
+// ---- masks of one 256-bit vector ----------------------------------------------------------
+// Signed (vpcmpgt against zero): 32 bytes or 8 chunks.
+constexpr auto gt_bytes = [](const std::uint8_t* in, int e) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + e));
+  return unsigned(_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_setzero_si256())));
+};
+constexpr auto gt_chunks = [](const std::uint8_t* in, int e) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 4 * e));
+  return unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(v, _mm256_setzero_si256()))));
+};
+// Unsigned (vpcmpeq with zero, mask inverted): every byte value.
+constexpr auto ne_bytes = [](const std::uint8_t* in, int e) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + e));
+  return ~unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
+};
+constexpr auto ne_chunks = [](const std::uint8_t* in, int e) {
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 4 * e));
+  return ~unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256())))) & 0xFF;
+};
+// 32 chunks (128 bytes) per movemask: the four compares are narrowed to one byte per chunk
+// with two saturating packs (0/-1 survive them). packs works within 128-bit lanes, leaving
+// the dwords of chunk bytes in the order 0-3, 8-11, 16-19, 24-27, 4-7, 12-15, 20-23, 28-31;
+// vpermd with 0,4,1,5,2,6,3,7 restores chunk order.
+constexpr auto ne_chunks32 = [](const std::uint8_t* in, int e) {
+  const __m256i zero = _mm256_setzero_si256();
+  const auto* p = reinterpret_cast<const __m256i*>(in + 4 * e);
+  const __m256i z0 = _mm256_cmpeq_epi32(_mm256_loadu_si256(p + 0), zero);
+  const __m256i z1 = _mm256_cmpeq_epi32(_mm256_loadu_si256(p + 1), zero);
+  const __m256i z2 = _mm256_cmpeq_epi32(_mm256_loadu_si256(p + 2), zero);
+  const __m256i z3 = _mm256_cmpeq_epi32(_mm256_loadu_si256(p + 3), zero);
+  const __m256i packed = _mm256_packs_epi16(_mm256_packs_epi32(z0, z1), _mm256_packs_epi32(z2, z3));
+  const __m256i ordered = _mm256_permutevar8x32_epi32(packed, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  return ~unsigned(_mm256_movemask_epi8(ordered));
+};
+
+// ---- techniques over 64-element blocks ------------------------------------------------------
+template <Form F>
+NNUELAB_FIND_NNZ_INLINE int lsb(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
+  int count = 0;
+  auto extract = [&](std::uint64_t m, int first, int) { count = append_set_bits(m, first, out, count); };
+  if constexpr (F == Form::kBytes)
+    for_each_block<F, Test::kSigned, 32>(in, n_elements, gt_bytes, extract);
+  else
+    for_each_block<F, Test::kSigned, 8>(in, n_elements, gt_chunks, extract);
+  return count;
+}
+
+template <Form F, Lut L>
+NNUELAB_FIND_NNZ_INLINE int lut(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
+  int count = 0;
+  auto extract = [&](std::uint64_t m, int first, int len) { count = append_lut<L>(m, first, len, out, count); };
+  if constexpr (F == Form::kBytes)
+    for_each_block<F, Test::kUnsigned, 32>(in, n_elements, ne_bytes, extract);
+  else
+    for_each_block<F, Test::kUnsigned, 8>(in, n_elements, ne_chunks, extract);
+  return count;
+}
+
+template <Lut L>
+NNUELAB_FIND_NNZ_INLINE int lut_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
+  return s.form == Form::kBytes ? lut<Form::kBytes, L>(in, elements(s), out) : lut<Form::kChunks, L>(in, elements(s), out);
+}
+
+}  // namespace
+
+const char* lsb_supports(const Shape&) { return nullptr; }
+
+int lsb_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
+  return s.form == Form::kBytes ? lsb<Form::kBytes>(in, elements(s), out) : lsb<Form::kChunks>(in, elements(s), out);
+}
+
+const char* lut16_popcnt_supports(const Shape&) { return nullptr; }
+int lut16_popcnt_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) { return lut_run<Lut::k16Popcnt>(s, in, out); }
+
+const char* lut8_popcnt_supports(const Shape&) { return nullptr; }
+int lut8_popcnt_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) { return lut_run<Lut::k8Popcnt>(s, in, out); }
+
+const char* lut8_count_supports(const Shape&) { return nullptr; }
+int lut8_count_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) { return lut_run<Lut::k8Counted>(s, in, out); }
+
+// Pass 1 writes the whole bitset (one bit per chunk, 64 per word), as a producer such as a
+// fused activation could while it stores its output; pass 2 reads it back with tzcnt/blsr.
+const char* bitset_lsb_supports(const Shape& s) {
+  return s.form == Form::kChunks ? nullptr : "chunks form only: the bitset holds one bit per 4-byte chunk";
+}
+
+int bitset_lsb_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
+  std::uint64_t bits[65536 / 4 / 64];  // the op's largest input: 16384 chunks
+  const int chunks = elements(s);
+  for_each_block<Form::kChunks, Test::kUnsigned, 32>(in, chunks, ne_chunks32,
+                                                     [&](std::uint64_t m, int first, int) { bits[first / 64] = m; });
+  int count = 0;
+  for (int w = 0; w * 64 < chunks; ++w) count = append_set_bits(bits[w], w * 64, out, count);
+  return count;
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

@@ -1,0 +1,67 @@
+// find_nnz with AVX-512 VBMI2 flags, also built against SIMDe as avx512vbmi2-emu:
+// vpcompressw packs the u16 indices of the set mask bits, 32 at a time.
+#include "kernels/find_nnz/blocks.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
+
+namespace {
+
+constexpr auto test_bytes = [](const std::uint8_t* in, int e) {
+  const __m512i v = _mm512_loadu_si512(in + e);
+  return std::uint64_t(_mm512_test_epi8_mask(v, v));
+};
+constexpr auto test_chunks = [](const std::uint8_t* in, int e) {
+  const __m512i v = _mm512_loadu_si512(in + 4 * e);
+  return std::uint64_t(_mm512_test_epi32_mask(v, v));
+};
+
+alignas(64) constexpr std::uint16_t kLanes16[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                                                    11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+                                                    22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+
+// Per 32 mask bits: the indices first..first+31 as u16 lanes (they wrap like the u16
+// output), compressed either in a register and stored whole (up to 32 entries past the
+// count), or straight to memory (exactly the count).
+template <bool kToMemory>
+NNUELAB_FIND_NNZ_INLINE int append_compressw(std::uint64_t m, int first, int len, std::uint16_t* out, int count) {
+  __m512i index = _mm512_add_epi16(_mm512_load_si512(kLanes16), _mm512_set1_epi16(short(first)));
+  for (int k = 0; k < len; k += 32) {
+    const __mmask32 m32 = __mmask32(m >> k);
+    if constexpr (kToMemory)
+      _mm512_mask_compressstoreu_epi16(out + count, m32, index);
+    else
+      _mm512_storeu_si512(out + count, _mm512_maskz_compress_epi16(m32, index));
+    count += __builtin_popcount(unsigned(m32));
+    index = _mm512_add_epi16(index, _mm512_set1_epi16(32));
+  }
+  return count;
+}
+
+template <Form F, bool kToMemory>
+NNUELAB_FIND_NNZ_INLINE int compressw(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
+  int count = 0;
+  auto extract = [&](std::uint64_t m, int first, int len) { count = append_compressw<kToMemory>(m, first, len, out, count); };
+  if constexpr (F == Form::kBytes)
+    for_each_block<F, Test::kUnsigned, 64>(in, n_elements, test_bytes, extract);
+  else
+    for_each_block<F, Test::kUnsigned, 16>(in, n_elements, test_chunks, extract);
+  return count;
+}
+
+}  // namespace
+
+const char* compressw_supports(const Shape&) { return nullptr; }
+
+int compressw_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
+  return s.form == Form::kBytes ? compressw<Form::kBytes, false>(in, elements(s), out)
+                                : compressw<Form::kChunks, false>(in, elements(s), out);
+}
+
+const char* compressstorew_supports(const Shape&) { return nullptr; }
+
+int compressstorew_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
+  return s.form == Form::kBytes ? compressw<Form::kBytes, true>(in, elements(s), out)
+                                : compressw<Form::kChunks, true>(in, elements(s), out);
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

@@ -1,0 +1,77 @@
+// Shared skeleton of the x86 find_nnz kernels (included by kernels/find_nnz/<isa>.cpp, so
+// every definition lands in that ISA's namespace). A kernel is three small pieces:
+//   vec_mask(in, e)   one vector's mask: bit j set when element e + j is non-zero
+//   block_mask        64 elements' mask from whole vectors, plus a scalar tail
+//   extract(m, e, n)  appends e + j for every set bit j of m (n valid bits), ascending
+// Every variant walks the input in blocks of 64 elements, so tails need no special kernel:
+// the last block is shorter and its missing vectors are tested one element at a time
+// with the same compare the vectors use (signed or not), never reading past the input.
+#pragma once
+#include <cstring>
+
+#include "kernels/common/isa.h"
+#include "kernels/find_nnz/find_nnz.h"
+
+#define NNUELAB_FIND_NNZ_INLINE [[gnu::always_inline]] inline
+
+namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
+using namespace ::nnuelab::find_nnz;
+
+// What "non-zero" means to a variant. kSigned is what cmpgt(x, 0) computes: a byte, or a
+// little-endian int32 chunk, counts only when positive, so bytes >= 128 and chunks whose
+// byte 3 is >= 128 are missed (exact on the NNUE domain 0..127). kUnsigned (cmpeq with zero
+// then invert, vptestm) is exact on every byte value.
+enum class Test { kSigned, kUnsigned };
+
+// Elements of a shape: bytes, or 4-byte chunks.
+NNUELAB_FIND_NNZ_INLINE int elements(const Shape& s) { return s.form == Form::kBytes ? s.n : s.n / 4; }
+
+// Byte offset of element e.
+template <Form F>
+NNUELAB_FIND_NNZ_INLINE const std::uint8_t* at(const std::uint8_t* in, int e) {
+  return in + (F == Form::kBytes ? e : 4 * e);
+}
+
+template <Form F, Test T>
+NNUELAB_FIND_NNZ_INLINE bool nonzero(const std::uint8_t* in, int e) {
+  if constexpr (F == Form::kBytes) {
+    return T == Test::kSigned ? std::int8_t(in[e]) > 0 : in[e] != 0;
+  } else {
+    std::uint32_t w;  // x86 is little-endian: byte 3 is the int32's sign byte, as in cmpgt_epi32
+    std::memcpy(&w, in + 4 * e, 4);
+    return T == Test::kSigned ? std::int32_t(w) > 0 : w != 0;
+  }
+}
+
+// Mask of elements [first, first + len), len <= 64: whole vectors of W elements, then the
+// rest one element at a time. With len == 64 (every block but the last) the vector loop has
+// a constant trip count and the scalar part vanishes.
+template <Form F, Test T, int W, class VecMask>
+NNUELAB_FIND_NNZ_INLINE std::uint64_t block_mask(const std::uint8_t* in, int first, int len, VecMask vec_mask) {
+  static_assert(64 % W == 0);
+  std::uint64_t m = 0;
+  int j = 0;
+  for (; j + W <= len; j += W) m |= std::uint64_t(vec_mask(in, first + j)) << j;
+  for (; j < len; ++j) m |= std::uint64_t(nonzero<F, T>(in, first + j)) << j;
+  return m;
+}
+
+// Runs extract(mask, first, len) over the input's 64-element blocks, in order.
+template <Form F, Test T, int W, class VecMask, class Extract>
+NNUELAB_FIND_NNZ_INLINE void for_each_block(const std::uint8_t* in, int n_elements, VecMask vec_mask, Extract extract) {
+  int e = 0;
+  for (; e + 64 <= n_elements; e += 64) extract(block_mask<F, T, W>(in, e, 64, vec_mask), e, 64);
+  if (e < n_elements) extract(block_mask<F, T, W>(in, e, n_elements - e, vec_mask), e, n_elements - e);
+}
+
+// The lsb loop: one index per set bit, lowest first (tzcnt + blsr with BMI1, else bsf and
+// m & (m - 1)). A branch per non-zero element: cheap when sparse, mispredicted when not.
+NNUELAB_FIND_NNZ_INLINE int append_set_bits(std::uint64_t m, int base, std::uint16_t* out, int count) {
+  while (m) {
+    out[count++] = std::uint16_t(base + __builtin_ctzll(m));
+    m &= m - 1;
+  }
+  return count;
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

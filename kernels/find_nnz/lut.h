@@ -1,0 +1,47 @@
+// Table-driven extraction, 8 elements per lookup (the tables: see find_nnz.h). 128-bit
+// code for SSE4.1 and AVX2 files alike (the latter get VEX encodings): a mask byte's table
+// row plus the slice's base index in every u16 lane is one store of 8 indices; the count
+// advances by the number of valid ones. No branch on the data: the same cost at every
+// density.
+#pragma once
+#include "kernels/common/nnz_tables.h"
+#include "kernels/find_nnz/blocks.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
+
+enum class Lut {
+  k16Popcnt,  // kNnzLut rows as they are, count from popcnt
+  k8Popcnt,   // kLut8 rows widened by pmovzxbw (half the table), count from popcnt
+  k8Counted,  // kLut8Counted rows widened, count read from the row (no popcnt needed)
+};
+
+// Stores base + the positions of m8's set bits at out (all 8 slots), returns how many are valid.
+template <Lut L>
+NNUELAB_FIND_NNZ_INLINE int lut_slice(std::uint16_t* out, unsigned m8, __m128i base) {
+  __m128i pos;
+  if constexpr (L == Lut::k16Popcnt)
+    pos = _mm_load_si128(reinterpret_cast<const __m128i*>(::nnuelab::kNnzLut[m8]));
+  else if constexpr (L == Lut::k8Popcnt)
+    pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kLut8.entry[m8])));
+  else
+    pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kLut8Counted.entry[m8])));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi16(pos, base));
+  if constexpr (L == Lut::k8Counted)
+    return kLut8Counted.entry[m8][kLut8CountByte];
+  else
+    return __builtin_popcount(m8);
+}
+
+// Appends the set bits of a block's mask (len valid bits, first index `first`).
+template <Lut L>
+NNUELAB_FIND_NNZ_INLINE int append_lut(std::uint64_t m, int first, int len, std::uint16_t* out, int count) {
+  __m128i base = _mm_set1_epi16(short(first));
+  const __m128i eight = _mm_set1_epi16(8);
+  for (int k = 0; k < len; k += 8) {
+    count += lut_slice<L>(out + count, unsigned(m >> k) & 0xFF, base);
+    base = _mm_add_epi16(base, eight);
+  }
+  return count;
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

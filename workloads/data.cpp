@@ -1,0 +1,58 @@
+#include "workloads/data.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+#ifndef NNUELAB_DEFAULT_DATA_DIR
+#define NNUELAB_DEFAULT_DATA_DIR "../shared/data"
+#endif
+
+namespace nnuelab::workloads {
+
+std::optional<std::string> data_dir(std::string* why) {
+  const char* env = std::getenv("NNUELAB_DATA");
+  const std::string dir = env && *env ? env : NNUELAB_DEFAULT_DATA_DIR;
+  if (std::filesystem::is_directory(dir)) return dir;
+  if (why)
+    *why = "data folder " + dir + " is missing (set NNUELAB_DATA, or place ../shared/data beside the checkout)";
+  return std::nullopt;
+}
+
+InputPool load_trace_pool(const std::string& net, int width) {
+  std::string why;
+  const auto dir = data_dir(&why);
+  if (!dir) throw std::runtime_error(why);
+  const std::string path = *dir + "/traces/" + net + ".u8";
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error("trace " + path + " is missing");
+  std::vector<char> raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (width < 1 || raw.empty() || raw.size() % width)
+    throw std::runtime_error("trace " + path + " holds " + std::to_string(raw.size()) +
+                             " bytes, not a whole number of " + std::to_string(width) + "-byte rows");
+  InputPool pool;
+  pool.n = width;
+  pool.count = int(raw.size() / width);
+  pool.stride = (std::size_t(width) + 63) / 64 * 64;
+  pool.bytes = Buffer<std::uint8_t>(pool.stride * pool.count);
+  double bytes = 0, chunks = 0, nnz = 0, nnzc = 0;
+  for (int i = 0; i < pool.count; ++i) {
+    std::uint8_t* row = pool.bytes.data() + std::size_t(i) * pool.stride;
+    std::memcpy(row, raw.data() + std::size_t(i) * width, width);
+    const Measured m = measure(row, width);
+    bytes += m.byte_density;
+    chunks += m.chunk_density;
+    nnz += m.nnz_bytes;
+    nnzc += m.nnz_chunks;
+  }
+  pool.mean.byte_density = bytes / pool.count;
+  pool.mean.chunk_density = chunks / pool.count;
+  pool.mean.nnz_bytes = int(nnz / pool.count + 0.5);
+  pool.mean.nnz_chunks = int(nnzc / pool.count + 0.5);
+  return pool;
+}
+
+}  // namespace nnuelab::workloads
