@@ -82,7 +82,7 @@ void register_dot_u8i8() {
   const bool forced = forced_variant().has_value();
   for (int groups : {8, 64, 1024}) {
     const Shape s{groups};
-    const std::string suffix = "/" + dot_u8i8::shape_name(s) + "/dense:100";
+    const std::string suffix = std::string("/").append(dot_u8i8::shape_name(s)).append("/dense:100");
     const std::size_t input_bytes = 8 * std::size_t(groups);  // u and u2
     if (!forced)
       for (const Reference& r : kReferences)

@@ -13,4 +13,8 @@ NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc3, SparseBlocked4<V, nnz::Lsb, 3>)
 NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>)
 NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>)
 NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>)
+NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)
+NNUELAB_AFFINE_DEFINE(sparse_blocked4_compress_acc1, SparseBlocked4<V, nnz::Compress32, 1>)
+NNUELAB_AFFINE_DEFINE(sparse_blocked4_compress_acc2, SparseBlocked4<V, nnz::Compress32, 2>)
+NNUELAB_AFFINE_DEFINE(sparse_blocked4_compress_acc3, SparseBlocked4<V, nnz::Compress32, 3>)
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine

@@ -274,6 +274,102 @@ struct SparseLsbI16 {
   }
 };
 
+// ---- sparse_lut_i8_tile64: the seed's alternative sparse-input approach ---------------
+// Non-zero input bytes listed by the lookup table; weights stay int8, transposed (row i =
+// the `out` weights of input i). Four inputs per step: their bytes are packed into one
+// int32 and broadcast, and their four rows are interleaved at run time into 4-byte groups
+// per output (unpack_epi8 pairs rows, unpack_epi16 pairs the pairs), so one dot adds
+// x_a*w_a + x_b*w_b + x_c*w_c + x_d*w_d. Outputs live in a register tile of up to 64:
+// one row register holds 4L outputs and feeds 4 accumulators (AVX2: 2 row registers =
+// 64 outputs in 8 accumulators; AVX-512: 1 row register = 64 outputs).
+// Lane fix-up: the unpacks work within 128-bit lanes, so within each block of 4L outputs
+// (one row register) position p holds output h*L + k*4 + q (k = p/16, h = p%16/4,
+// q = p%4), arranged at prepare time; the four dots then land on outputs in order.
+template <class V>
+struct SparseLutI8Tile64 {
+  static constexpr int L = V::kBytes / 4;
+  static constexpr int kBlock = 4 * L;  // outputs per row register
+  static int output_of(int p) { return (p % 16) / 4 * L + p / 16 * 4 + p % 4; }
+
+  static const char* supports(const Shape& s) {
+    if (s.in % V::kBytes) return "needs in to be a multiple of the register width (byte masks per register)";
+    if (s.out % kBlock)
+      return V::kBytes == 16 ? "needs out % 16 == 0 (16 int8 weights per row register)"
+           : V::kBytes == 32 ? "needs out % 32 == 0 (32 int8 weights per row register)"
+                             : "needs out % 64 == 0 (64 int8 weights per row register)";
+    return nullptr;
+  }
+  static void prepare(const Canonical& c, Packed& p) {
+    const int in = c.shape.in, out = c.shape.out;
+    // One spare zero row (index `in`) pads the last step when the count is not a multiple of 4.
+    auto* rows = static_cast<std::int8_t*>(packed_alloc(p.blocks, 0, std::size_t(in + 1) * out));
+    for (int i = 0; i < in; ++i)
+      for (int blk = 0; blk < out; blk += kBlock)
+        for (int q = 0; q < kBlock; ++q) rows[std::size_t(i) * out + blk + q] = c.weights[std::size_t(blk + output_of(q)) * in + i];
+    std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
+  }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) {
+    const int in = p.shape.in, out = p.shape.out;
+    const auto* rows = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    for (int i = 0; i < in; ++i)
+      for (int blk = 0; blk < out; blk += kBlock)
+        for (int q = 0; q < kBlock; ++q) w[std::size_t(blk + output_of(q)) * in + i] = rows[std::size_t(i) * out + blk + q];
+    std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
+  }
+
+  // B row registers (4B accumulators) of outputs starting at `first`.
+  template <int B>
+  static void tile(const std::int8_t* rows, int out, int first, const std::int32_t* bias, const std::uint8_t* input,
+                   const std::uint16_t* idx, int count, int pad_row, std::int32_t* output) {
+    typename V::reg acc[4 * B];
+    for (int r = 0; r < 4 * B; ++r) acc[r] = V::load(bias + first + r * L);
+    for (int j = 0; j < count; j += 4) {
+      int id[4];
+      std::uint32_t x = 0;
+      for (int t = 0; t < 4; ++t) {
+        const bool real = j + t < count;
+        id[t] = real ? idx[j + t] : pad_row;  // the zero row, with input 0
+        x |= std::uint32_t(real ? input[id[t]] : 0) << (8 * t);
+      }
+      const typename V::reg xb = V::bcast32(std::int32_t(x));
+      for (int blk = 0; blk < B; ++blk) {
+        const std::size_t off = std::size_t(first) + std::size_t(blk) * kBlock;
+        const typename V::reg r0 = V::load(rows + std::size_t(id[0]) * out + off);
+        const typename V::reg r1 = V::load(rows + std::size_t(id[1]) * out + off);
+        const typename V::reg r2 = V::load(rows + std::size_t(id[2]) * out + off);
+        const typename V::reg r3 = V::load(rows + std::size_t(id[3]) * out + off);
+        const typename V::reg lo01 = V::unpacklo8(r0, r1), hi01 = V::unpackhi8(r0, r1);
+        const typename V::reg lo23 = V::unpacklo8(r2, r3), hi23 = V::unpackhi8(r2, r3);
+        typename V::reg* a = acc + 4 * blk;
+        a[0] = V::dot(a[0], xb, V::unpacklo16(lo01, lo23));
+        a[1] = V::dot(a[1], xb, V::unpackhi16(lo01, lo23));
+        a[2] = V::dot(a[2], xb, V::unpacklo16(hi01, hi23));
+        a[3] = V::dot(a[3], xb, V::unpackhi16(hi01, hi23));
+      }
+    }
+    for (int r = 0; r < 4 * B; ++r) V::store(output + first + r * L, acc[r]);
+  }
+
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 + 64];
+    const int count = nnz::lut_bytes<V>(input, p.shape.in, idx);
+    const auto* rows = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    const int out = p.shape.out;
+    // Up to 64 outputs per tile: row registers per tile = 64 / (outputs per row register).
+    constexpr int kTileBlocks = 64 / kBlock > 0 ? 64 / kBlock : 1;
+    for (int first = 0; first < out;) {
+      if (kTileBlocks >= 2 && out - first >= 2 * kBlock) {
+        tile<kTileBlocks >= 2 ? 2 : 1>(rows, out, first, bias, input, idx, count, p.shape.in, output);
+        first += (kTileBlocks >= 2 ? 2 : 1) * kBlock;
+      } else {
+        tile<1>(rows, out, first, bias, input, idx, count, p.shape.in, output);
+        first += kBlock;
+      }
+    }
+  }
+};
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine
 
 // Defines the four registry functions of `tech` from an Impl with static supports,

@@ -61,6 +61,8 @@ struct Maddubs {
   // int16 lanes: interleave two weight rows per 128-bit lane, multiply-add pairs.
   static reg unpacklo16(reg a, reg b) { return _mm256_unpacklo_epi16(a, b); }
   static reg unpackhi16(reg a, reg b) { return _mm256_unpackhi_epi16(a, b); }
+  static reg unpacklo8(reg a, reg b) { return _mm256_unpacklo_epi8(a, b); }
+  static reg unpackhi8(reg a, reg b) { return _mm256_unpackhi_epi8(a, b); }
   static reg madd16(reg a, reg b) { return _mm256_madd_epi16(a, b); }
 };
 

@@ -36,6 +36,8 @@ struct Maddubs {
   }
   static reg unpacklo16(reg a, reg b) { return _mm512_unpacklo_epi16(a, b); }
   static reg unpackhi16(reg a, reg b) { return _mm512_unpackhi_epi16(a, b); }
+  static reg unpacklo8(reg a, reg b) { return _mm512_unpacklo_epi8(a, b); }
+  static reg unpackhi8(reg a, reg b) { return _mm512_unpackhi_epi8(a, b); }
   static reg madd16(reg a, reg b) { return _mm512_madd_epi16(a, b); }
 };
 

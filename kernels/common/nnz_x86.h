@@ -53,6 +53,26 @@ inline int lsb_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
   return count;
 }
 
+// Byte form of the table walk: for each 8 mask bits, the table's 8 positions plus the
+// running base in one 128-bit store, advance by the count; n a multiple of V::kBytes.
+template <class V>
+inline int lut_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
+  const __m128i step = _mm_set1_epi16(8);
+  __m128i base = _mm_setzero_si128();
+  int count = 0;
+  for (int first = 0; first < n; first += V::kBytes) {
+    const std::uint64_t m = V::nonzero_bytes(in + first);
+    for (int i = 0; i < V::kBytes / 8; ++i) {
+      const unsigned b = unsigned(m >> (8 * i)) & 0xff;
+      const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
+      count += kNnzCount[b];
+      base = _mm_add_epi16(base, step);
+    }
+  }
+  return count;
+}
+
 // lut: 8 mask bits at a time, store the table's 8 positions plus the running base as
 // one 128-bit store and advance by the table's count (branch-free: no mispredictions).
 struct Lut {
@@ -76,5 +96,51 @@ struct Lut {
     return count;
   }
 };
+
+#if defined(__AVX512F__) || NNUELAB_EMULATED
+// compress (AVX-512F): per 16 chunks, vpcompressd packs the indices of the non-zero ones
+// to the bottom of a register, vpmovdw narrows them to u16, one 256-bit store.
+struct Compress32 {
+  template <class V>
+  static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
+    const int chunks = n / 4;
+    __m512i ids = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i step = _mm512_set1_epi32(16);
+    int count = 0;
+    for (int c = 0; c < chunks; c += 16) {
+      const __mmask16 m = _mm512_cmpgt_epi32_mask(_mm512_loadu_si512(in + 4 * c), _mm512_setzero_si512());
+      const __m256i packed = _mm512_cvtepi32_epi16(_mm512_maskz_compress_epi32(m, ids));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + count), packed);
+      count += __builtin_popcount(m);
+      ids = _mm512_add_epi32(ids, step);
+    }
+    return count;
+  }
+};
+#endif
+
+#if defined(__AVX512VBMI2__) || NNUELAB_EMULATED
+// compress16 (VBMI2): 32 chunks at a time straight into u16 with vpcompressw.
+struct Compress16 {
+  template <class V>
+  static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
+    const int chunks = n / 4;
+    __m512i ids = _mm512_set_epi16(31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9,
+                                   8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i step = _mm512_set1_epi16(32);
+    int count = 0;
+    for (int c = 0; c < chunks; c += 32) {
+      const __mmask16 lo = _mm512_cmpgt_epi32_mask(_mm512_loadu_si512(in + 4 * c), _mm512_setzero_si512());
+      const __mmask16 hi = c + 16 < chunks ? _mm512_cmpgt_epi32_mask(_mm512_loadu_si512(in + 4 * c + 64), _mm512_setzero_si512())
+                                           : __mmask16(0);
+      const __mmask32 m = __mmask32(lo) | (__mmask32(hi) << 16);
+      _mm512_storeu_si512(out + count, _mm512_maskz_compress_epi16(m, ids));
+      count += __builtin_popcount(m);
+      ids = _mm512_add_epi16(ids, step);
+    }
+    return count;
+  }
+};
+#endif
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::nnz

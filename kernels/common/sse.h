@@ -43,6 +43,8 @@ struct Maddubs {
   }
   static reg unpacklo16(reg a, reg b) { return _mm_unpacklo_epi16(a, b); }
   static reg unpackhi16(reg a, reg b) { return _mm_unpackhi_epi16(a, b); }
+  static reg unpacklo8(reg a, reg b) { return _mm_unpacklo_epi8(a, b); }
+  static reg unpackhi8(reg a, reg b) { return _mm_unpackhi_epi8(a, b); }
   static reg madd16(reg a, reg b) { return _mm_madd_epi16(a, b); }
 };
 

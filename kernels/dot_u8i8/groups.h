@@ -73,6 +73,14 @@ inline void scalar_groups(const Groups& p, int first, int last) {
   for (int g = first; g < last; ++g) p.acc[g] = group<S>(p.acc[g], p.at(g));
 }
 
+// The at most 3 groups [g, last) a vector kernel leaves after its xmm step. The constant
+// bound lets the compiler unroll it instead of vectorising a loop that never runs long.
+template <Semantics S>
+inline void scalar_tail(const Groups& p, int g, int last) {
+  for (int k = 0; k < 3; ++k)
+    if (g + k < last) p.acc[g + k] = group<S>(p.acc[g + k], p.at(g + k));
+}
+
 // ---- vectors ---------------------------------------------------------------------------
 #if NNUELAB_EMULATED || defined(__SSE2__)
 
@@ -101,7 +109,7 @@ inline void storeu(void* p, __m512i v) { _mm512_storeu_si512(p, v); }
 
 // Applies step(p.at(g)) to whole vectors of V from group g on; returns the first group left.
 // A kernel chains these from its widest vector down, so a tail costs at most one step per
-// narrower width, then under 4 groups of scalar_groups.
+// narrower width, then scalar_tail for the under 4 groups left.
 template <class V, class Step>
 inline int cover(const Groups& p, int g, int groups, Step step) {
   for (; g + kLanes<V> <= groups; g += kLanes<V>) step(p.at(g));

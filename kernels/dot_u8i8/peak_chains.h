@@ -5,6 +5,8 @@
 // cores), which is why the VNNI kernels run 12 chains.
 // Included by kernels/dot_u8i8/<isa>.cpp only; see groups.h for the namespace rule.
 #pragma once
+#include <utility>
+
 #include "kernels/common/isa.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8 {
@@ -24,20 +26,21 @@ inline void opaque(V& v) {
 }
 
 // Runs `rounds` rounds of step(acc[c], u, w) for each of kChains accumulators; returns
-// the int8 MACs done (one per input byte per step).
+// the int8 MACs done (one per input byte per step). The chains are unrolled by a fold over
+// an index pack rather than a loop, so every acc[c] has a constant index from the start
+// and the compiler keeps each one in a register (a loop left some of them on the stack).
+template <class V, class Step, std::size_t... C>
+inline std::int64_t peak_chains_unrolled(std::int64_t rounds, V u, V w, Step step, std::index_sequence<C...>) {
+  V acc[sizeof...(C)];
+  ((acc[C] = u), ...);
+  for (std::int64_t r = 0; r < rounds; ++r) ((opaque(u), acc[C] = step(acc[C], u, w)), ...);
+  (opaque(acc[C]), ...);  // the results count as used
+  return rounds * std::int64_t(sizeof...(C) * sizeof(V));
+}
+
 template <int kChains, class V, class Step>
 inline std::int64_t peak_chains(std::int64_t rounds, V u, V w, Step step) {
-  V acc[kChains];
-  for (int c = 0; c < kChains; ++c) acc[c] = u;
-  for (std::int64_t r = 0; r < rounds; ++r) {
-#pragma GCC unroll 16
-    for (int c = 0; c < kChains; ++c) {
-      opaque(u);
-      acc[c] = step(acc[c], u, w);
-    }
-  }
-  for (int c = 0; c < kChains; ++c) opaque(acc[c]);  // the results count as used
-  return rounds * kChains * std::int64_t(sizeof(V));
+  return peak_chains_unrolled(rounds, u, w, step, std::make_index_sequence<kChains>{});
 }
 
 }  // namespace
