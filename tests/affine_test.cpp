@@ -236,3 +236,65 @@ TEST(AffineRefusals, NullBuffersAndForeignPackingAreErrors) {
 
 }  // namespace
 }  // namespace nnuelab::test
+
+namespace nnuelab::test {
+namespace {
+
+// Outside the 0..127 domain the techniques part ways, for two different reasons:
+// the maddubs+madd dot saturates an int16 pair sum (255*127*2 = 64770 -> 32767), and a
+// byte-wise signed compare (the byte nnz lists) reads 128..255 as negative and skips them.
+// vpdpbusd and the int16 madd are exact. This table says which applies to each variant;
+// the test proves it both ways (equal inside the domain, different where stated).
+struct DomainFacts {
+  bool saturating_dot;  // maddubs pair sums
+  bool byte_nnz;        // skips bytes >= 128
+};
+DomainFacts facts(const affine::Variant& v) {
+  const std::string& t = v.info.technique;
+  const std::string isa = v.info.isa.substr(0, v.info.isa.find("-emu"));
+  const bool vnni = isa == "avxvnni" || isa == "avx512vnni" || isa == "avx512vbmi2";
+  const bool byte_nnz = t == "sparse_lsb_i16" || t == "sparse_lut_i8_tile64";
+  const bool madd16 = t == "sparse_lsb_i16";  // int16 products, exact
+  return {isa != "scalar" && !vnni && !madd16, byte_nnz};
+}
+
+TEST(AffineDomain, MaddubsSaturatesAbove128AndByteNnzSkipsNegativeBytes) {
+  int checked = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    const Shape s{64, 32};
+    if (!affine::why_unsupported(v, s).empty()) continue;
+    ++checked;
+    Weights w{s, std::vector<std::int8_t>(64 * 32, 127), std::vector<std::int32_t>(32, 0)};
+    const affine::Packed packed = affine::prepare(v, w.canonical());
+    auto run = [&](std::uint8_t hi, std::int32_t* got, std::int32_t* want) {
+      // Chunks (hi, hi, 0, 1): a positive int32, so chunk-wise nnz keeps them.
+      workloads::Buffer<std::uint8_t> x(64);
+      for (int c = 0; c < 16; ++c) {
+        x[4 * c] = hi;
+        x[4 * c + 1] = hi;
+        x[4 * c + 3] = 1;
+      }
+      ref::affine(w.w.data(), w.b.data(), 64, 32, x.data(), want);
+      affine::run(v, packed, x.data(), got);
+    };
+    std::int32_t got[32], want[32];
+    for (std::uint8_t inside : {std::uint8_t(1), std::uint8_t(64), std::uint8_t(127)}) {
+      run(inside, got, want);
+      EXPECT_FALSE(first_mismatch(got, want, 32)) << v.info.name << " must be exact at input " << int(inside);
+    }
+    const DomainFacts f = facts(v);
+    // 128: maddubs pair sums still fit (2*128*127 = 32512); a signed byte compare drops it.
+    run(128, got, want);
+    EXPECT_EQ(bool(first_mismatch(got, want, 32)), f.byte_nnz) << v.info.name << " at input 128";
+    // 255: the pair sum 64770 saturates maddubs; signed byte compares drop it too.
+    run(255, got, want);
+    EXPECT_EQ(bool(first_mismatch(got, want, 32)), f.byte_nnz || f.saturating_dot) << v.info.name << " at input 255";
+    if (f.saturating_dot && !f.byte_nnz) {
+      EXPECT_EQ(got[0], 16 * (32767 + 127)) << v.info.name << ": the saturated sum";
+    }
+  }
+  EXPECT_GE(checked, 3);
+}
+
+}  // namespace
+}  // namespace nnuelab::test
