@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <tuple>
 #include <memory>
 
 #include "bench/harness.h"
@@ -41,9 +42,11 @@ struct Weights {
   std::vector<std::int32_t> b;
 };
 
-const Weights& weights_for(const Shape& s) {
-  static std::map<std::pair<int, int>, std::unique_ptr<Weights>> cache;
-  auto& slot = cache[{s.in, s.out}];
+// Random weights per shape. Block-sparse-output variants get weights where each input
+// chunk feeds 4 random blocks of 16 outputs (the most they accept), the rest zero.
+const Weights& weights_for(const Shape& s, bool block_sparse = false) {
+  static std::map<std::tuple<int, int, bool>, std::unique_ptr<Weights>> cache;
+  auto& slot = cache[{s.in, s.out, block_sparse}];
   if (!slot) {
     workloads::Rng rng(0x5eed + s.in * 131 + s.out);
     slot = std::make_unique<Weights>();
@@ -51,6 +54,16 @@ const Weights& weights_for(const Shape& s) {
     slot->b.resize(s.out);
     for (auto& v : slot->w) v = std::int8_t(rng.uniform(-128, 127));
     for (auto& v : slot->b) v = std::int32_t(rng.uniform(-(1 << 16), 1 << 16));
+    const int blocks = s.out / 16;
+    if (block_sparse && blocks > 4) {
+      for (int c = 0; c < s.in / 4; ++c) {
+        std::vector<bool> keep(blocks, false);
+        for (int k = 0; k < 4; ++k) keep[rng.uniform(0, blocks - 1)] = true;
+        for (int o = 0; o < s.out; ++o)
+          if (!keep[o / 16])
+            for (int j = 0; j < 4; ++j) slot->w[std::size_t(o) * s.in + 4 * c + j] = 0;
+      }
+    }
   }
   return *slot;
 }
@@ -121,7 +134,7 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
     if (!dense_input && !density_sensitive(*v)) continue;
     if (v->info.available() && !affine::why_unsupported(*v, s).empty()) continue;
     register_variant_benchmark(v->info.name + suffix, &v->info, s.in, [v, s, pool](benchmark::State& st) {
-      const Weights& w = weights_for(s);
+      const Weights& w = weights_for(s, v->info.technique.starts_with("sparse_bso"));
       const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
       time_affine(st, s, *pool(), density_sensitive(*v), v->info.isa,
                   [&](const std::uint8_t* x, std::int32_t* y) { v->run(packed, x, y); });

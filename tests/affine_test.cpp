@@ -51,9 +51,46 @@ struct Weights {
   affine::Canonical canonical() const { return {shape, w.data(), b.data()}; }
 };
 
-Weights random_weights(Shape s, Rng& rng) {
+// Block-sparse-output variants (technique sparse_bso_*) take only weights where each
+// 4-byte input chunk feeds at most 4 blocks of 16 outputs.
+bool needs_block_sparse(const affine::Variant& v) { return v.info.technique.starts_with("sparse_bso"); }
+
+// For every input chunk, the 16-output blocks its weights may use: 0 to 4 random blocks
+// (every chunk when not block-sparse). keep(o, i) says whether W[o][i] may be non-zero.
+struct BlockMask {
+  bool all = true;
+  int in = 0;
+  std::vector<std::vector<int>> blocks;  // per chunk
+  bool keep(int o, int i) const {
+    if (all) return true;
+    for (int b : blocks[i / 4])
+      if (o / 16 == b) return true;
+    return false;
+  }
+};
+BlockMask block_mask(Shape s, bool block_sparse, Rng& rng) {
+  BlockMask m;
+  if (!block_sparse) return m;
+  m.all = false;
+  m.in = s.in;
+  const int nblocks = s.out / 16;
+  m.blocks.resize((s.in + 3) / 4);
+  for (auto& chosen : m.blocks) {
+    const int n = int(rng.uniform(0, std::min(4, nblocks)));
+    while (int(chosen.size()) < n) {
+      const int b = int(rng.uniform(0, nblocks - 1));
+      if (std::find(chosen.begin(), chosen.end(), b) == chosen.end()) chosen.push_back(b);
+    }
+  }
+  return m;
+}
+
+Weights random_weights(Shape s, Rng& rng, bool block_sparse = false) {
   Weights x{s, std::vector<std::int8_t>(std::size_t(s.in) * s.out), std::vector<std::int32_t>(s.out)};
-  for (auto& v : x.w) v = std::int8_t(rng.uniform(-128, 127));
+  const BlockMask m = block_mask(s, block_sparse, rng);
+  for (int o = 0; o < s.out; ++o)
+    for (int i = 0; i < s.in; ++i)
+      x.w[std::size_t(o) * s.in + i] = m.keep(o, i) ? std::int8_t(rng.uniform(-128, 127)) : 0;
   for (auto& v : x.b) v = std::int32_t(rng.uniform(-(1 << 20), 1 << 20));
   return x;
 }
@@ -92,9 +129,14 @@ TEST_P(Affine, MatchesReferenceOnRandomInputs) {
   long compared = 0;
   // Enough calls that every test compares >= kMinOutputsPerTest outputs.
   const int calls = std::max<int>(2, int(kMinOutputsPerTest / (long(shape.out) * kDensities.size() * 2)) + 1);
-  for (std::uint64_t seed : {1u, 2u}) {
+  // (seeds 1 and 2 alone reach kMinOutputsPerTest; seed 3 adds block-sparse weights)
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    // Seed 3 draws block-sparse weights (when the shape has 16-output blocks): what the
+    // block-sparse-output variants need, and one more weight pattern for the others.
+    const bool block_sparse = needs_block_sparse(*v) || (seed == 3 && shape.out % 16 == 0);
+    if (seed == 3 && !block_sparse) continue;
     Rng wrng(seed * 7919 + shape.in * 31 + shape.out);
-    const Weights w = random_weights(shape, wrng);
+    const Weights w = random_weights(shape, wrng, block_sparse);
     AffineChecker checker(*v, w);
     for (const Density& d : kDensities) {
       Rng rng(seed * 1000003 + shape.in);
@@ -125,10 +167,13 @@ TEST_P(Affine, MatchesReferenceOnBoundaryInputs) {
       [](int o, int i) { return std::int8_t((o + i) % 2 ? 127 : -128); },
       [&](int, int) { return std::int8_t(rng.uniform(-128, 127)); },
   };
+  Rng mrng(7);
+  const BlockMask mask = block_mask(shape, needs_block_sparse(*v), mrng);  // keeps all for the others
   for (std::size_t pi = 0; pi < weight_patterns.size(); ++pi) {
     Weights w{shape, std::vector<std::int8_t>(std::size_t(shape.in) * shape.out), std::vector<std::int32_t>(shape.out)};
     for (int o = 0; o < shape.out; ++o) {
-      for (int i = 0; i < shape.in; ++i) w.w[std::size_t(o) * shape.in + i] = weight_patterns[pi](o, i);
+      for (int i = 0; i < shape.in; ++i)
+        w.w[std::size_t(o) * shape.in + i] = mask.keep(o, i) ? weight_patterns[pi](o, i) : std::int8_t(0);
       w.b[o] = o % 3 == 0 ? (1 << 30) : o % 3 == 1 ? -(1 << 30) : 0;  // far from zero, no overflow
     }
     AffineChecker checker(*v, w);
@@ -161,7 +206,7 @@ TEST_P(Affine, LayoutRoundTrips) {
   const auto& [v, shape] = GetParam();
   NNUELAB_SKIP_IF_UNAVAILABLE(v->info);  // prepare is ISA code too
   Rng rng(5);
-  const Weights w = random_weights(shape, rng);
+  const Weights w = random_weights(shape, rng, needs_block_sparse(*v));
   const affine::Packed packed = affine::prepare(*v, w.canonical());
   std::vector<std::int8_t> w2(w.w.size(), 0x55);
   std::vector<std::int32_t> b2(w.b.size(), 0x55);
@@ -216,6 +261,27 @@ TEST(AffineRefusals, UnsupportedShapesAreRefusedWithAReason) {
   EXPECT_GE(refused, 5);  // at least the op-limit shapes, for every variant
 }
 
+TEST(AffineRefusals, BlockSparseOutputRefusesWeightsThatDoNotFit) {
+  int checked = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    const Shape s{64, 96};  // 6 blocks of 16 outputs
+    if (!needs_block_sparse(v) || !affine::why_unsupported(v, s).empty()) continue;
+    ++checked;
+    Rng rng(11);
+    Weights w = random_weights(s, rng, true);
+    // Chunk 5 (inputs 20..23) now feeds all six blocks: one weight in each.
+    for (int b = 0; b < 6; ++b) w.w[std::size_t(b * 16 + 3) * s.in + 21] = 1;
+    try {
+      affine::prepare(v, w.canonical());
+      ADD_FAILURE() << v.info.name << " accepted weights with 6 blocks for one chunk";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("input chunk 5 (bytes 20..23) feeds more than 4 blocks"), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_GE(checked, 1);
+}
+
 TEST(AffineRefusals, NullBuffersAndForeignPackingAreErrors) {
   const affine::Variant& v = affine::variants()[0];
   const Shape s{32, 4};
@@ -262,7 +328,7 @@ TEST(AffineDomain, MaddubsSaturatesAbove128AndByteNnzSkipsNegativeBytes) {
   int checked = 0;
   for (const affine::Variant& v : affine::variants()) {
     const Shape s{64, 32};
-    if (!affine::why_unsupported(v, s).empty()) continue;
+    if (!affine::why_unsupported(v, s).empty() || needs_block_sparse(v)) continue;  // all-127 weights are dense
     ++checked;
     Weights w{s, std::vector<std::int8_t>(64 * 32, 127), std::vector<std::int32_t>(32, 0)};
     const affine::Packed packed = affine::prepare(v, w.canonical());

@@ -39,6 +39,9 @@ void unpack_row_major(const Packed& packed, std::int8_t* weights, std::int32_t* 
 // slot 1 the bias. Needs in % 4 == 0.
 void pack_tiles4(const Canonical& canonical, Packed& packed);
 void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
+// Thrown (std::invalid_argument) by block-sparse-output variants when an input chunk
+// feeds more than 4 blocks of 16 outputs.
+[[noreturn]] void throw_too_many_blocks(int chunk);
 
 }  // namespace nnuelab::affine
 

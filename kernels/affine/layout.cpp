@@ -1,5 +1,7 @@
 // Weight layouts shared by several affine variants. Compiled without ISA flags.
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #include "kernels/affine/affine.h"
 
@@ -31,6 +33,12 @@ void unpack_tiles4(const Packed& p, std::int8_t* weights, std::int32_t* bias) {
   for (int o = 0; o < out; ++o)
     for (int i = 0; i < in; ++i) weights[std::size_t(o) * in + i] = tiles[(std::size_t(i / 4) * out + o) * 4 + i % 4];
   std::memcpy(bias, p.blocks.slot[1].data, std::size_t(out) * 4);
+}
+
+void throw_too_many_blocks(int chunk) {
+  throw std::invalid_argument("weights are not block-sparse enough: input chunk " + std::to_string(chunk) +
+                              " (bytes " + std::to_string(4 * chunk) + ".." + std::to_string(4 * chunk + 3) +
+                              ") feeds more than 4 blocks of 16 outputs");
 }
 
 }  // namespace nnuelab::affine

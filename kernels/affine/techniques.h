@@ -370,6 +370,82 @@ struct SparseLutI8Tile64 {
   }
 };
 
+// ---- sparse_bso: sparse input with block-sparse output --------------------------------
+// For nets whose weights are block-sparse: each 4-byte input chunk feeds at most
+// kMaxBlocks blocks of 16 outputs (all other weights of that chunk are zero). prepare
+// finds each chunk's non-zero blocks (and refuses weights with more), storing per chunk
+// its block count, block ids and only those blocks' 4-byte tiles; run visits the non-zero
+// input chunks and, for each, only its blocks, accumulating in an L1-resident int32
+// array (blocks are chosen at run time, so accumulators cannot stay in registers).
+// Layout: slot 0 tiles [chunk][kMaxBlocks][16 outputs][4] (unused blocks zero), slot 1
+// bias, slot 2 per chunk {count, id0..id3} as uint16[5] (padded to 8).
+template <class V, class Nnz>
+struct SparseBso {
+  static constexpr int kBlock = 16, kMaxBlocks = 4, kMeta = 8;
+  static constexpr int kRegsPerBlock = kBlock * 4 / V::kBytes > 0 ? kBlock * 4 / V::kBytes : 1;
+
+  static const char* supports(const Shape& s) {
+    if (s.in % V::kBytes) return "needs in to be a multiple of the register width (chunk masks per register)";
+    if (s.out % kBlock) return "needs out % 16 == 0 (16-output blocks)";
+    if (V::kBytes > kBlock * 4) return "a 16-output block is narrower than one register";
+    return nullptr;
+  }
+  static void prepare(const Canonical& c, Packed& p) {
+    const int in = c.shape.in, out = c.shape.out, chunks = in / 4;
+    auto* tiles = static_cast<std::int8_t*>(packed_alloc(p.blocks, 0, std::size_t(chunks) * kMaxBlocks * kBlock * 4));
+    auto* meta = static_cast<std::uint16_t*>(packed_alloc(p.blocks, 2, std::size_t(chunks) * kMeta * 2));
+    for (int ch = 0; ch < chunks; ++ch) {
+      int n = 0;
+      for (int blk = 0; blk < out / kBlock; ++blk) {
+        bool any = false;
+        for (int o = blk * kBlock; o < (blk + 1) * kBlock && !any; ++o)
+          for (int j = 0; j < 4; ++j) any |= c.weights[std::size_t(o) * in + 4 * ch + j] != 0;
+        if (!any) continue;
+        if (n == kMaxBlocks) throw_too_many_blocks(ch);  // out of line: no std::string in ISA code
+        meta[ch * kMeta + 1 + n] = std::uint16_t(blk);
+        std::int8_t* t = tiles + (std::size_t(ch) * kMaxBlocks + n) * kBlock * 4;
+        for (int o = 0; o < kBlock; ++o)
+          for (int j = 0; j < 4; ++j) t[o * 4 + j] = c.weights[std::size_t(blk * kBlock + o) * in + 4 * ch + j];
+        ++n;
+      }
+      meta[ch * kMeta] = std::uint16_t(n);
+    }
+    std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
+  }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) {
+    const int in = p.shape.in, out = p.shape.out, chunks = in / 4;
+    const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* meta = static_cast<const std::uint16_t*>(p.blocks.slot[2].data);
+    std::memset(w, 0, std::size_t(in) * out);
+    for (int ch = 0; ch < chunks; ++ch)
+      for (int n = 0; n < meta[ch * kMeta]; ++n) {
+        const int blk = meta[ch * kMeta + 1 + n];
+        const std::int8_t* t = tiles + (std::size_t(ch) * kMaxBlocks + n) * kBlock * 4;
+        for (int o = 0; o < kBlock; ++o)
+          for (int j = 0; j < 4; ++j) w[std::size_t(blk * kBlock + o) * in + 4 * ch + j] = t[o * 4 + j];
+      }
+    std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
+  }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    const int count = Nnz::template chunks<V>(input, p.shape.in, idx);
+    const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* meta = static_cast<const std::uint16_t*>(p.blocks.slot[2].data);
+    std::memcpy(output, p.blocks.slot[1].data, std::size_t(p.shape.out) * 4);  // accumulate in place
+    for (int j = 0; j < count; ++j) {
+      const int ch = idx[j];
+      const typename V::reg x = V::bcast32(load_chunk(input + 4 * ch));
+      const std::uint16_t* m = meta + ch * kMeta;
+      for (int n = 0; n < m[0]; ++n) {
+        std::int32_t* acc = output + m[1 + n] * kBlock;
+        const std::int8_t* t = tiles + (std::size_t(ch) * kMaxBlocks + n) * kBlock * 4;
+        for (int r = 0; r < kRegsPerBlock; ++r)
+          V::store(acc + r * (V::kBytes / 4), V::dot(V::load(acc + r * (V::kBytes / 4)), x, V::load(t + r * V::kBytes)));
+      }
+    }
+  }
+};
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine
 
 // Defines the four registry functions of `tech` from an Impl with static supports,
