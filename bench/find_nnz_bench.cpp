@@ -1,4 +1,92 @@
+// find_nnz: every registered variant x input-layer sizes x both forms x densities, plus the
+// scalar reference. Names: find_nnz/<isa>/<technique>/<n><b|c>/<density>, where the shape
+// is n input bytes and the form (b: index per byte, c: index per 4-byte chunk), e.g.
+// find_nnz/avx2/lsb/1024c/chunk:15.
+#include <cstring>
+
+#include "bench/harness.h"
 #include "bench/register.h"
+#include "kernels/find_nnz/registry.h"
+#include "reference/find_nnz.h"
+
 namespace nnuelab::bench {
-void register_find_nnz() {}  // placeholder until the find_nnz variants land
+namespace {
+
+using find_nnz::Form;
+using find_nnz::Shape;
+using workloads::Density;
+using workloads::DensityKind;
+
+// The inputs of real first layers (L1 = 1024, 1536, 3072 bytes after the feature transformer).
+const std::vector<int> kSizes = {1024, 1536, 3072};
+
+std::vector<Density> density_grid() {
+  std::vector<Density> out = {{DensityKind::kDense, 100}};
+  const std::vector<double> quick = {5, 15, 30}, full = {0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100};
+  if (grid() == Grid::kQuick) {
+    for (double p : quick) out.push_back({DensityKind::kChunk, p});
+    out.push_back({DensityKind::kByte, 15});
+  } else {
+    for (double p : full) out.push_back({DensityKind::kByte, p});
+    for (double p : full) out.push_back({DensityKind::kChunk, p});
+  }
+  return out;
 }
+
+std::string shape_tag(const Shape& s) { return std::to_string(s.n) + (s.form == Form::kBytes ? "b" : "c"); }
+
+// Times kernel(input, indices) -> count over the pool of (n, density). One index buffer is
+// reused by every call, as an engine reuses its stack array.
+template <class Kernel>
+void time_find_nnz(benchmark::State& state, const Shape& s, const Density& d, Kernel kernel) {
+  const workloads::InputPool& pool = activation_pool(s.n, d);
+  const int batch = batch_size(s.n);
+  const int max_count = s.form == Form::kBytes ? s.n : s.n / 4;
+  workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
+  workloads::Buffer<std::uint16_t> out(std::size_t(max_count) + find_nnz::kOutputSlack);
+  long total = 0;
+  run_batched(
+      state, batch,
+      [&](int first) {
+        for (int j = 0; j < batch; ++j)
+          std::memcpy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.n);
+      },
+      [&](int j) { total += kernel(hot.data() + j * pool.stride, out.data()); }, pool.count);
+  benchmark::DoNotOptimize(total);
+  state.counters["nnz"] = s.form == Form::kBytes ? pool.mean.nnz_bytes : pool.mean.nnz_chunks;
+  state.counters["byte_density"] = pool.mean.byte_density;
+  state.counters["chunk_density"] = pool.mean.chunk_density;
+  // Rate counters divide by the manual (kernel) time; inverted, n/1024 * 1e-9 per call gives
+  // nanoseconds per 1024 input bytes.
+  state.counters["ns_per_1024_inputs"] =
+      benchmark::Counter(s.n / 1024.0 * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+}  // namespace
+
+void register_find_nnz() {
+  const auto selected = selected_variants(find_nnz::variants());
+  for (int n : kSizes) {
+    for (Form form : {Form::kChunks, Form::kBytes}) {
+      const Shape s{n, form};
+      for (const Density& d : density_grid()) {
+        std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
+        suffix += shape_tag(s) + "/" + d.name();
+        if (!forced_variant())
+          register_variant_benchmark("find_nnz/scalar/reference" + suffix, nullptr, n, [s, d](benchmark::State& st) {
+            time_find_nnz(st, s, d, [&s](const std::uint8_t* x, std::uint16_t* out) {
+              return s.form == Form::kBytes ? ref::find_nnz_bytes(x, s.n, out) : ref::find_nnz_chunks(x, s.n, out);
+            });
+          });
+        for (const find_nnz::Variant* v : selected) {
+          if (v->info.available() && !find_nnz::why_unsupported(*v, s).empty()) continue;
+          register_variant_benchmark(v->info.name + suffix, &v->info, n, [v, s, d](benchmark::State& st) {
+            time_find_nnz(st, s, d, [v, &s](const std::uint8_t* x, std::uint16_t* out) { return v->run(s, x, out); });
+          });
+        }
+      }
+    }
+  }
+}
+
+}  // namespace nnuelab::bench

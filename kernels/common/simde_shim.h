@@ -65,3 +65,67 @@ static inline simde__m256i nnuelab_shim_mm512_cvtepi32_epi16(simde__m512i a) {
   return simde_mm256_loadu_si256(out);
 }
 #define _mm512_cvtepi32_epi16(a) nnuelab_shim_mm512_cvtepi32_epi16(a)
+
+// Wrap-arounds that SIMDe makes UB (dot_u8i8 wraps int16 and int32 lanes on purpose): its
+// add_epi16/add_epi32 (256, 512) and its vpdpbusd accumulate (128..512, the _avx_ forms
+// too) use signed lane arithmetic, which the asan-ubsan preset aborts on. The same
+// operations on unsigned lanes, which wrap as the instructions do:
+#define NNUELAB_SHIM_WRAPPING_DPBUSD(prefix, vec)                                                      \
+  static inline simde__##vec nnuelab_shim##prefix##_dpbusd_epi32(simde__##vec src, simde__##vec a,     \
+                                                                 simde__##vec b) {                      \
+    simde__##vec##_private r = simde__##vec##_to_private(src), u = simde__##vec##_to_private(a),       \
+                           w = simde__##vec##_to_private(b);                                            \
+    for (size_t i = 0; i < sizeof(r.u32) / sizeof(r.u32[0]); ++i) {                                   \
+      int32_t sum = 0; /* at most 4 * 255 * 128 in magnitude: exact */                                \
+      for (size_t j = 0; j < 4; ++j) sum += (int32_t)u.u8[4 * i + j] * (int32_t)w.i8[4 * i + j];      \
+      r.u32[i] += (uint32_t)sum;                                                                        \
+    }                                                                                                   \
+    return simde__##vec##_from_private(r);                                                             \
+  }
+#define NNUELAB_SHIM_WRAPPING_ADDS(prefix, vec)                                                        \
+  static inline simde__##vec nnuelab_shim##prefix##_add_epi16(simde__##vec a, simde__##vec b) {        \
+    simde__##vec##_private x = simde__##vec##_to_private(a), y = simde__##vec##_to_private(b);         \
+    for (size_t i = 0; i < sizeof(x.u16) / sizeof(x.u16[0]); ++i) x.u16[i] = (uint16_t)(x.u16[i] + y.u16[i]); \
+    return simde__##vec##_from_private(x);                                                             \
+  }                                                                                                     \
+  static inline simde__##vec nnuelab_shim##prefix##_add_epi32(simde__##vec a, simde__##vec b) {        \
+    simde__##vec##_private x = simde__##vec##_to_private(a), y = simde__##vec##_to_private(b);         \
+    for (size_t i = 0; i < sizeof(x.u32) / sizeof(x.u32[0]); ++i) x.u32[i] += y.u32[i];               \
+    return simde__##vec##_from_private(x);                                                             \
+  }
+NNUELAB_SHIM_WRAPPING_ADDS(_mm512, m512i)
+NNUELAB_SHIM_WRAPPING_ADDS(_mm256, m256i)
+NNUELAB_SHIM_WRAPPING_DPBUSD(_mm512, m512i)
+NNUELAB_SHIM_WRAPPING_DPBUSD(_mm256, m256i)
+NNUELAB_SHIM_WRAPPING_DPBUSD(_mm, m128i)
+#undef _mm512_add_epi16
+#define _mm512_add_epi16(a, b) nnuelab_shim_mm512_add_epi16(a, b)
+#undef _mm256_add_epi16
+#define _mm256_add_epi16(a, b) nnuelab_shim_mm256_add_epi16(a, b)
+#undef _mm512_add_epi32
+#define _mm512_add_epi32(a, b) nnuelab_shim_mm512_add_epi32(a, b)
+#undef _mm256_add_epi32
+#define _mm256_add_epi32(a, b) nnuelab_shim_mm256_add_epi32(a, b)
+#undef _mm512_dpbusd_epi32
+#define _mm512_dpbusd_epi32(src, a, b) nnuelab_shim_mm512_dpbusd_epi32(src, a, b)
+#undef _mm256_dpbusd_epi32
+#define _mm256_dpbusd_epi32(src, a, b) nnuelab_shim_mm256_dpbusd_epi32(src, a, b)
+#undef _mm_dpbusd_epi32
+#define _mm_dpbusd_epi32(src, a, b) nnuelab_shim_mm_dpbusd_epi32(src, a, b)
+#undef _mm256_dpbusd_avx_epi32
+#define _mm256_dpbusd_avx_epi32(src, a, b) nnuelab_shim_mm256_dpbusd_epi32(src, a, b)
+#undef _mm_dpbusd_avx_epi32
+#define _mm_dpbusd_avx_epi32(src, a, b) nnuelab_shim_mm_dpbusd_epi32(src, a, b)
+
+// Missing (VBMI2, find_nnz compressw): the merge-masked compress; lanes past the selected
+// ones keep src (the merge form avoids the zero-masked form's false output dependency).
+static inline simde__m512i nnuelab_shim_mm512_mask_compress_epi16(simde__m512i src, simde__mmask32 k, simde__m512i a) {
+  int16_t in[32], out[32];
+  simde_mm512_storeu_si512(in, a);
+  simde_mm512_storeu_si512(out, src);
+  int n = 0;
+  for (int i = 0; i < 32; ++i)
+    if (k >> i & 1) out[n++] = in[i];
+  return simde_mm512_loadu_si512(out);
+}
+#define _mm512_mask_compress_epi16(src, k, a) nnuelab_shim_mm512_mask_compress_epi16(src, k, a)

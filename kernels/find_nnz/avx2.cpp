@@ -6,7 +6,7 @@ namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
 
 namespace {
 
-// ---- masks of one 256-bit vector ----------------------------------------------------------
+// ---- masks (one 256-bit vector each; four for ne_chunks32) --------------------------------
 // Signed (vpcmpgt against zero): 32 bytes or 8 chunks.
 constexpr auto gt_bytes = [](const std::uint8_t* in, int e) {
   const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + e));
@@ -41,7 +41,7 @@ constexpr auto ne_chunks32 = [](const std::uint8_t* in, int e) {
   return ~unsigned(_mm256_movemask_epi8(ordered));
 };
 
-// ---- techniques over 64-element blocks ------------------------------------------------------
+// ---- techniques -----------------------------------------------------------------------------
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int lsb(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   int count = 0;
@@ -55,13 +55,12 @@ NNUELAB_FIND_NNZ_INLINE int lsb(const std::uint8_t* in, int n_elements, std::uin
 
 template <Form F, Lut L>
 NNUELAB_FIND_NNZ_INLINE int lut(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
-  int count = 0;
-  auto extract = [&](std::uint64_t m, int first, int len) { count = append_lut<L>(m, first, len, out, count); };
+  LutAppender<L> append{out};
   if constexpr (F == Form::kBytes)
-    for_each_block<F, Test::kUnsigned, 32>(in, n_elements, ne_bytes, extract);
+    for_each_group<F, Test::kUnsigned, 32>(in, n_elements, ne_bytes, append);
   else
-    for_each_block<F, Test::kUnsigned, 8>(in, n_elements, ne_chunks, extract);
-  return count;
+    for_each_group<F, Test::kUnsigned, 8>(in, n_elements, ne_chunks, append);
+  return append.count;
 }
 
 template <Lut L>

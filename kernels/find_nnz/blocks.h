@@ -1,11 +1,13 @@
 // Shared skeleton of the x86 find_nnz kernels (included by kernels/find_nnz/<isa>.cpp, so
-// every definition lands in that ISA's namespace). A kernel is three small pieces:
-//   vec_mask(in, e)   one vector's mask: bit j set when element e + j is non-zero
-//   block_mask        64 elements' mask from whole vectors, plus a scalar tail
-//   extract(m, e, n)  appends e + j for every set bit j of m (n valid bits), ascending
-// Every variant walks the input in blocks of 64 elements, so tails need no special kernel:
-// the last block is shorter and its missing vectors are tested one element at a time
-// with the same compare the vectors use (signed or not), never reading past the input.
+// every definition lands in that ISA's namespace). A kernel is two small pieces:
+//   mask(in, e)    one vector's (or a few vectors') mask: bit j set when element e + j is
+//                  non-zero, with the variant's compare (signed or not, see Test)
+//   extract        appends e + j for every set bit j of the mask, ascending
+// The lsb loop walks the input in blocks of 64 elements (for_each_block: one 64-bit mask,
+// fewer loop exits when sparse); tables and compress consume each group of W elements as it
+// comes (for_each_group). Tails need no special kernel: the last block or group is shorter,
+// and what no whole vector covers is tested one element at a time with the same compare the
+// vectors use, never reading past the input.
 #pragma once
 #include <cstring>
 
@@ -25,12 +27,6 @@ enum class Test { kSigned, kUnsigned };
 
 // Elements of a shape: bytes, or 4-byte chunks.
 NNUELAB_FIND_NNZ_INLINE int elements(const Shape& s) { return s.form == Form::kBytes ? s.n : s.n / 4; }
-
-// Byte offset of element e.
-template <Form F>
-NNUELAB_FIND_NNZ_INLINE const std::uint8_t* at(const std::uint8_t* in, int e) {
-  return in + (F == Form::kBytes ? e : 4 * e);
-}
 
 template <Form F, Test T>
 NNUELAB_FIND_NNZ_INLINE bool nonzero(const std::uint8_t* in, int e) {
@@ -62,6 +58,23 @@ NNUELAB_FIND_NNZ_INLINE void for_each_block(const std::uint8_t* in, int n_elemen
   int e = 0;
   for (; e + 64 <= n_elements; e += 64) extract(block_mask<F, T, W>(in, e, 64, vec_mask), e, 64);
   if (e < n_elements) extract(block_mask<F, T, W>(in, e, n_elements - e, vec_mask), e, n_elements - e);
+}
+
+// Runs extract(mask, len) over consecutive groups of W elements (one or a few vectors), for
+// the techniques that consume a vector's mask directly (tables, compress). The extractor
+// keeps its running base index, so W must be a multiple of what it takes per step (8 mask
+// bits per table row, 16 or 32 per compress). The last group is shorter and tested one
+// element at a time.
+template <Form F, Test T, int W, class GroupMask, class Extract>
+NNUELAB_FIND_NNZ_INLINE void for_each_group(const std::uint8_t* in, int n_elements, GroupMask group_mask, Extract& extract) {
+  static_assert(W <= 64);
+  int e = 0;
+  for (; e + W <= n_elements; e += W) extract(std::uint64_t(group_mask(in, e)), W);
+  if (e < n_elements) {
+    std::uint64_t m = 0;
+    for (int j = 0; e + j < n_elements; ++j) m |= std::uint64_t(nonzero<F, T>(in, e + j)) << j;
+    extract(m, n_elements - e);
+  }
 }
 
 // The lsb loop: one index per set bit, lowest first (tzcnt + blsr with BMI1, else bsf and

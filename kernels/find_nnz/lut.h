@@ -32,16 +32,19 @@ NNUELAB_FIND_NNZ_INLINE int lut_slice(std::uint16_t* out, unsigned m8, __m128i b
     return __builtin_popcount(m8);
 }
 
-// Appends the set bits of a block's mask (len valid bits, first index `first`).
+// Appends the set bits of consecutive masks, 8 bits per table lookup. The u16 base lanes
+// run on from mask to mask (every mask but the last covers a multiple of 8 elements).
 template <Lut L>
-NNUELAB_FIND_NNZ_INLINE int append_lut(std::uint64_t m, int first, int len, std::uint16_t* out, int count) {
-  __m128i base = _mm_set1_epi16(short(first));
-  const __m128i eight = _mm_set1_epi16(8);
-  for (int k = 0; k < len; k += 8) {
-    count += lut_slice<L>(out + count, unsigned(m >> k) & 0xFF, base);
-    base = _mm_add_epi16(base, eight);
+struct LutAppender {
+  std::uint16_t* out;
+  int count = 0;
+  __m128i base = _mm_setzero_si128();
+  NNUELAB_FIND_NNZ_INLINE void operator()(std::uint64_t m, int len) {
+    for (int k = 0; k < len; k += 8) {
+      count += lut_slice<L>(out + count, unsigned(m >> k) & 0xFF, base);
+      base = _mm_add_epi16(base, _mm_set1_epi16(8));
+    }
   }
-  return count;
-}
+};
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

@@ -17,15 +17,19 @@ constexpr auto mask4_chunks = [](const std::uint8_t* in, int e) {
   return ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, _mm_setzero_si128())))) & 0xF;
 };
 
+// Two vectors of chunks make one 8-bit mask: one table row.
+constexpr auto mask8_chunks = [](const std::uint8_t* in, int e) {
+  return mask4_chunks(in, e) | mask4_chunks(in, e + 4) << 4;
+};
+
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int lut8_count(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
-  int count = 0;
-  auto extract = [&](std::uint64_t m, int first, int len) { count = append_lut<Lut::k8Counted>(m, first, len, out, count); };
+  LutAppender<Lut::k8Counted> append{out};
   if constexpr (F == Form::kBytes)
-    for_each_block<F, Test::kUnsigned, 16>(in, n_elements, mask16_bytes, extract);
+    for_each_group<F, Test::kUnsigned, 16>(in, n_elements, mask16_bytes, append);
   else
-    for_each_block<F, Test::kUnsigned, 4>(in, n_elements, mask4_chunks, extract);
-  return count;
+    for_each_group<F, Test::kUnsigned, 8>(in, n_elements, mask8_chunks, append);
+  return append.count;
 }
 
 }  // namespace
