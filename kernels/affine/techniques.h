@@ -293,6 +293,7 @@ struct SparseLutI8Tile64 {
 
   static const char* supports(const Shape& s) {
     if (s.in % V::kBytes) return "needs in to be a multiple of the register width (byte masks per register)";
+    if (s.in >= 65536) return "needs in < 65536 (the padding row's index must fit the u16 list)";
     if (s.out % kBlock)
       return V::kBytes == 16 ? "needs out % 16 == 0 (16 int8 weights per row register)"
            : V::kBytes == 32 ? "needs out % 32 == 0 (32 int8 weights per row register)"
@@ -323,14 +324,12 @@ struct SparseLutI8Tile64 {
                    const std::uint16_t* idx, int count, int pad_row, std::int32_t* output) {
     typename V::reg acc[4 * B];
     for (int r = 0; r < 4 * B; ++r) acc[r] = V::load(bias + first + r * L);
+    // The list was padded to a multiple of 4 with pad_row (a zero weight row whose input
+    // byte reads as 0), so every step takes four entries.
     for (int j = 0; j < count; j += 4) {
-      int id[4];
+      const int id[4] = {idx[j], idx[j + 1], idx[j + 2], idx[j + 3]};
       std::uint32_t x = 0;
-      for (int t = 0; t < 4; ++t) {
-        const bool real = j + t < count;
-        id[t] = real ? idx[j + t] : pad_row;  // the zero row, with input 0
-        x |= std::uint32_t(real ? input[id[t]] : 0) << (8 * t);
-      }
+      for (int t = 0; t < 4; ++t) x |= std::uint32_t(id[t] < pad_row ? input[id[t]] : 0) << (8 * t);
       const typename V::reg xb = V::bcast32(std::int32_t(x));
       for (int blk = 0; blk < B; ++blk) {
         const std::size_t off = std::size_t(first) + std::size_t(blk) * kBlock;
@@ -353,6 +352,7 @@ struct SparseLutI8Tile64 {
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     alignas(64) std::uint16_t idx[65536 + 64];
     const int count = nnz::lut_bytes<V>(input, p.shape.in, idx);
+    for (int t = count; t % 4; ++t) idx[t] = std::uint16_t(p.shape.in);  // pad with the zero row
     const auto* rows = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
     const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
     const int out = p.shape.out;
