@@ -455,3 +455,18 @@ struct SparseBso {
   void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }       \
   void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
   void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }
+
+// The techniques every x86 ISA file instantiates with its vector interface V (the ISA's
+// registry lines in affine.inc list the same names). sparse_lsb_i16 uses int16 madd,
+// which VNNI does not change, so only the maddubs ISAs instantiate it.
+#define NNUELAB_AFFINE_X86_TECHNIQUES                                                  \
+  NNUELAB_AFFINE_DEFINE(dense_rows4, DenseRows4<V>)                                    \
+  NNUELAB_AFFINE_DEFINE(dense_blocked4, DenseBlocked4<V>)                              \
+  NNUELAB_AFFINE_DEFINE(dot1, Dot1<V>)                                                 \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc1, SparseBlocked4<V, nnz::Lsb, 1>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc2, SparseBlocked4<V, nnz::Lsb, 2>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc3, SparseBlocked4<V, nnz::Lsb, 3>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)
