@@ -24,17 +24,6 @@ const std::vector<Shape> kInputLayers = {{1024, 32}, {1536, 16}, {3072, 16}};
 // ... and the small dense layers behind them.
 const std::vector<Shape> kDenseLayers = {{512, 32}, {64, 32}, {32, 32}, {32, 1}, {128, 1}};
 
-std::vector<Density> density_grid() {
-  std::vector<Density> out = {{DensityKind::kDense, 100}};
-  const std::vector<double> full = {0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100};
-  if (grid() == Grid::kQuick) {
-    out.push_back({DensityKind::kChunk, 15});  // the quick grid: one synthetic point + the real traces
-  } else {
-    for (double p : full) out.push_back({DensityKind::kByte, p});
-    for (double p : full) out.push_back({DensityKind::kChunk, p});
-  }
-  return out;
-}
 
 struct Weights {
   std::vector<std::int8_t> w;
@@ -86,8 +75,9 @@ const workloads::InputPool* trace_pool(const RealTrace& t) {
 // result carries. `useful` is the MACs a call really has to do: in x out for a dense
 // technique, non-zero chunks x 4 x out for a sparse one; pct_peak compares its rate with
 // the peak of the variant's ISA measured in this process.
+template <class Kernel>
 void time_affine(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, bool sparse,
-                 const std::string& isa, const std::function<void(const std::uint8_t*, std::int32_t*)>& kernel) {
+                 const std::string& isa, Kernel&& kernel) {
   const int batch = batch_size(s.in);
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
   workloads::Buffer<std::int32_t> out(std::size_t(s.out) * batch);

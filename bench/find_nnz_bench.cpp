@@ -20,18 +20,6 @@ using workloads::DensityKind;
 // The inputs of real first layers (L1 = 1024, 1536, 3072 bytes after the feature transformer).
 const std::vector<int> kSizes = {1024, 1536, 3072};
 
-std::vector<Density> density_grid() {
-  std::vector<Density> out = {{DensityKind::kDense, 100}};
-  const std::vector<double> quick = {5, 15, 30}, full = {0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100};
-  if (grid() == Grid::kQuick) {
-    for (double p : quick) out.push_back({DensityKind::kChunk, p});
-    out.push_back({DensityKind::kByte, 15});
-  } else {
-    for (double p : full) out.push_back({DensityKind::kByte, p});
-    for (double p : full) out.push_back({DensityKind::kChunk, p});
-  }
-  return out;
-}
 
 std::string shape_tag(const Shape& s) { return std::to_string(s.n) + (s.form == Form::kBytes ? "b" : "c"); }
 

@@ -12,6 +12,7 @@ namespace {
 Grid g_grid = Grid::kQuick;
 double g_min_time = 0.5;
 using Clock = std::chrono::steady_clock;
+}  // namespace
 
 // The cost of one now()/now() pair, measured once: the median of many back-to-back reads.
 double clock_overhead_ns() {
@@ -27,11 +28,25 @@ double clock_overhead_ns() {
   }();
   return overhead;
 }
-}  // namespace
 
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
 void set_min_time(double seconds) { g_min_time = seconds; }
+
+std::vector<workloads::Density> density_grid() {
+  using workloads::DensityKind;
+  std::vector<workloads::Density> out = {{DensityKind::kDense, 100}};
+  if (grid() == Grid::kQuick) {
+    out.push_back({DensityKind::kChunk, 15});
+    out.push_back({DensityKind::kByte, 15});
+  } else {
+    for (double p : {0.5, 1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 30.0, 50.0, 75.0, 100.0}) {
+      out.push_back({DensityKind::kByte, p});
+      out.push_back({DensityKind::kChunk, p});
+    }
+  }
+  return out;
+}
 
 const workloads::InputPool& activation_pool(int n, const workloads::Density& d) {
   static std::map<std::string, std::unique_ptr<workloads::InputPool>> cache;
@@ -46,22 +61,6 @@ const workloads::InputPool& activation_pool(int n, const workloads::Density& d) 
 int batch_size(std::size_t input_bytes) {
   const std::size_t budget = 16 * 1024;  // a third of a 48 KiB L1D, leaving room for weights
   return int(std::clamp<std::size_t>(budget / std::max<std::size_t>(input_bytes, 1), 4, 256));
-}
-
-void run_batched(benchmark::State& state, int batch, const std::function<void(int)>& stage,
-                 const std::function<void(int)>& call, int pool_count) {
-  const double overhead = clock_overhead_ns();
-  int next = 0;
-  for (auto _ : state) {
-    stage(next);
-    next = (next + batch) % pool_count;
-    const auto t0 = Clock::now();
-    for (int j = 0; j < batch; ++j) call(j);
-    benchmark::ClobberMemory();
-    const auto t1 = Clock::now();
-    const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() - overhead;
-    state.SetIterationTime(std::max(ns, 0.0) / batch * 1e-9);  // one iteration = one call
-  }
 }
 
 void register_variant_benchmark(const std::string& name, const VariantInfo* info, std::size_t input_bytes,

@@ -23,6 +23,10 @@ enum class Grid { kQuick, kFull };
 Grid grid();
 void set_grid(Grid g);
 
+// Densities of sparse inputs for the current grid: quick = dense:100, chunk:15 and byte:15;
+// full = dense plus byte and chunk at 0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100%.
+std::vector<workloads::Density> density_grid();
+
 // Inputs rotate through at least this many distinct vectors, so a branchy kernel cannot
 // have its branches learned (with 64 inputs a sparse kernel looked 30-40% faster).
 constexpr int kPoolInputs = 1024;
@@ -35,12 +39,30 @@ const workloads::InputPool& activation_pool(int n, const workloads::Density& d);
 // and the batch is long enough that the clock's own cost is small and subtracted.
 int batch_size(std::size_t input_bytes);
 
-// Times `call(j)` for j < batch after `stage(first)` copied the batch's inputs; reports
-// the median-free per-call time to Google Benchmark as manual time. `stage` receives the
-// index of the first pool input of the batch and is not timed.
-// Pool indices handed to `stage` cycle through [0, pool_count).
-void run_batched(benchmark::State& state, int batch, const std::function<void(int first)>& stage,
-                 const std::function<void(int j)>& call, int pool_count = kPoolInputs);
+// The measured cost of one clock-read pair (median of many), subtracted from each batch.
+double clock_overhead_ns();
+
+// Times `call(j)` for j < batch after `stage(first)` copied the batch's inputs, and
+// reports the per-call time to Google Benchmark as manual time (one iteration = one call).
+// `stage` receives the index of the first pool input of the batch (cycling through
+// [0, pool_count)) and is not timed. A template, so the timed loop calls the kernel
+// directly rather than through std::function.
+template <class Stage, class Call>
+void run_batched(benchmark::State& state, int batch, Stage&& stage, Call&& call, int pool_count = kPoolInputs) {
+  using Clock = std::chrono::steady_clock;
+  const double overhead = clock_overhead_ns();
+  int next = 0;
+  for (auto _ : state) {
+    stage(next);
+    next = (next + batch) % pool_count;
+    const auto t0 = Clock::now();
+    for (int j = 0; j < batch; ++j) call(j);
+    benchmark::ClobberMemory();
+    const auto t1 = Clock::now();
+    const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() - overhead;
+    state.SetIterationTime((ns > 0 ? ns : 0.0) / batch * 1e-9);
+  }
+}
 
 // Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.
 // Emulated variants are labelled "emulated" (plots leave them out) and only run in the
