@@ -446,6 +446,74 @@ struct SparseBso {
   }
 };
 
+// ---- sparse_blocked4_<nnz>_pipe<K>: list and accumulate interleaved -----------------
+// The two-pass form lists every chunk, then accumulates: the out-of-order core cannot
+// overlap the scalar/shuffle work of the list with the multiplies of the dots. Here the
+// input is cut into blocks of 64 chunks, and the list of block b+1 is built right before
+// the dots of block b, so both independent streams sit in the reorder window together.
+// All outputs stay in registers for the whole call (R * K <= half the register file).
+template <class V, class Nnz, int K>
+struct SparseBlocked4Pipe : BlockedBase<V> {
+  static constexpr int L = V::kBytes / 4;
+  static constexpr int kBudget = (V::kBytes == 64 ? 32 : 16) / 2;
+  static const char* supports(const Shape& s) {
+    if (const char* why = SparseBlocked4<V, Nnz, K>::supports(s)) return why;
+    return (s.out / L) * K > kBudget ? "needs every output in registers: out / lanes * sets <= half the registers"
+                                     : nullptr;
+  }
+  template <int R>
+  static void run_r(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    const int out = p.shape.out, chunks = p.shape.in / 4;
+    const std::size_t stride = std::size_t(out) * 4;
+    alignas(64) std::uint16_t list[2][64 + 64];
+    typename V::reg acc[K][R];
+    for (int r = 0; r < R; ++r) {
+      acc[0][r] = V::load(bias + r * L);
+      for (int k = 1; k < K; ++k) acc[k][r] = V::zero();
+    }
+    int count = Nnz::template block<V>(input, 0, chunks, list[0]);
+    for (int first = 0, b = 0; first < chunks; first += 64, ++b) {
+      const std::uint16_t* idx = list[b & 1];
+      const int next = first + 64 < chunks ? Nnz::template block<V>(input, first + 64, chunks, list[(b + 1) & 1]) : 0;
+      int j = 0;
+      for (; j + K <= count; j += K)
+        for (int k = 0; k < K; ++k) {
+          const int c = idx[j + k];
+          const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
+          for (int r = 0; r < R; ++r) acc[k][r] = V::dot(acc[k][r], x, V::load(tiles + c * stride + r * V::kBytes));
+        }
+      for (; j < count; ++j) {
+        const int c = idx[j];
+        const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
+        for (int r = 0; r < R; ++r) acc[0][r] = V::dot(acc[0][r], x, V::load(tiles + c * stride + r * V::kBytes));
+      }
+      count = next;
+    }
+    for (int r = 0; r < R; ++r) {
+      typename V::reg sum = acc[0][r];
+      for (int k = 1; k < K; ++k) sum = V::add(sum, acc[k][r]);
+      V::store(output + r * L, sum);
+    }
+  }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    const int regs = p.shape.out / L;  // supports() bounds regs * K by the budget
+    if constexpr (8 * K <= kBudget) {
+      if (regs == 8) return run_r<8>(p, input, output);
+    }
+    if constexpr (4 * K <= kBudget) {
+      if (regs == 4) return run_r<4>(p, input, output);
+    }
+    if constexpr (2 * K <= kBudget) {
+      if (regs == 2) return run_r<2>(p, input, output);
+    }
+    if (regs == 1) return run_r<1>(p, input, output);
+    // Other register counts (3, 5, 6, 7): fall back to the two-pass form.
+    SparseBlocked4<V, Nnz, K>::run(p, input, output);
+  }
+};
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine
 
 // Defines the four registry functions of `tech` from an Impl with static supports,
@@ -469,4 +537,6 @@ struct SparseBso {
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>)      \
-  NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)
+  NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)                    \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_pipe2, SparseBlocked4Pipe<V, nnz::Lut, 2>)  \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_pipe2, SparseBlocked4Pipe<V, nnz::Lsb, 2>)

@@ -21,17 +21,21 @@ inline std::uint64_t chunk_mask64(const std::uint8_t* in, int first, int chunks)
 // lsb: walk the mask's set bits with tzcnt + blsr (one branch per non-zero chunk; the
 // branch predictor decides its speed on real data).
 struct Lsb {
+  // Chunks [first, first + 64) of a row of `chunks`; returns how many were listed.
+  template <class V>
+  static int block(const std::uint8_t* in, int first, int chunks, std::uint16_t* out) {
+    std::uint64_t m = chunk_mask64<V>(in, first, chunks);
+    int count = 0;
+    while (m) {
+      out[count++] = std::uint16_t(first + __builtin_ctzll(m));
+      m &= m - 1;
+    }
+    return count;
+  }
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
-    const int chunks = n / 4;
     int count = 0;
-    for (int first = 0; first < chunks; first += 64) {
-      std::uint64_t m = chunk_mask64<V>(in, first, chunks);
-      while (m) {
-        out[count++] = std::uint16_t(first + __builtin_ctzll(m));
-        m &= m - 1;
-      }
-    }
+    for (int first = 0; first < n / 4; first += 64) count += block<V>(in, first, n / 4, out + count);
     return count;
   }
 };
@@ -76,23 +80,27 @@ inline int lut_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
 // lut: 8 mask bits at a time, store the table's 8 positions plus the running base as
 // one 128-bit store and advance by the table's count (branch-free: no mispredictions).
 struct Lut {
+  // Chunks [first, first + 64) of a row of `chunks`; returns how many were listed.
+  template <class V>
+  static int block(const std::uint8_t* in, int first, int chunks, std::uint16_t* out) {
+    const std::uint64_t m = chunk_mask64<V>(in, first, chunks);
+    const int bytes = (chunks - first < 64 ? chunks - first + 7 : 64) / 8;
+    const __m128i step = _mm_set1_epi16(8);
+    __m128i base = _mm_set1_epi16(std::int16_t(first));
+    int count = 0;
+    for (int i = 0; i < bytes; ++i) {
+      const unsigned b = unsigned(m >> (8 * i)) & 0xff;
+      const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
+      count += kNnzCount[b];
+      base = _mm_add_epi16(base, step);
+    }
+    return count;
+  }
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
-    const int chunks = n / 4;
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i base = _mm_setzero_si128();
     int count = 0;
-    for (int first = 0; first < chunks; first += 64) {
-      const std::uint64_t m = chunk_mask64<V>(in, first, chunks);
-      const int bytes = (chunks - first < 64 ? chunks - first + 7 : 64) / 8;
-      for (int i = 0; i < bytes; ++i) {
-        const unsigned b = unsigned(m >> (8 * i)) & 0xff;
-        const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
-        count += kNnzCount[b];
-        base = _mm_add_epi16(base, step);
-      }
-    }
+    for (int first = 0; first < n / 4; first += 64) count += block<V>(in, first, n / 4, out + count);
     return count;
   }
 };
