@@ -53,6 +53,18 @@ struct Maddubs {
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x256::haddx4(a0, a1, a2, a3); }
   // Bit i set when 4-byte chunk i of p[0 .. kBytes) is non-zero.
   static unsigned nonzero_chunks(const std::uint8_t* p) { return nonzero_chunks8(p); }
+  // The same for 32 chunks (128 bytes) with one movemask: the four compare results are
+  // packed to bytes (packs works per 128-bit lane, leaving the 4-chunk groups in dword
+  // order 0,2,4,6,1,3,5,7 of the wanted 0..7), a dword permute restores it.
+  static std::uint32_t nonzero_chunks32(const std::uint8_t* p) {
+    const __m256i z = _mm256_setzero_si256();
+    auto cmp = [&](int i) {
+      return _mm256_cmpgt_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p) + i), z);
+    };
+    const __m256i bytes = _mm256_packs_epi16(_mm256_packs_epi32(cmp(0), cmp(1)), _mm256_packs_epi32(cmp(2), cmp(3)));
+    const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    return std::uint32_t(_mm256_movemask_epi8(ordered));
+  }
   // Bit i set when byte i is non-zero (signed compare: 128..255 read as negative).
   static std::uint64_t nonzero_bytes(const std::uint8_t* p) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));

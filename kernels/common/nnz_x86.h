@@ -12,9 +12,13 @@ namespace nnuelab::NNUELAB_ISA_NS::nnz {
 template <class V>
 inline std::uint64_t chunk_mask64(const std::uint8_t* in, int first, int chunks) {
   constexpr int L = V::kBytes / 4;
-  const int regs = (chunks - first < 64 ? chunks - first : 64) / L;
+  const int n = chunks - first < 64 ? chunks - first : 64;
   std::uint64_t m = 0;
-  for (int r = 0; r < regs; ++r) m |= std::uint64_t(V::nonzero_chunks(in + (first + r * L) * 4)) << (r * L);
+  int done = 0;
+  if constexpr (requires { V::nonzero_chunks32(in); }) {  // 32 chunks per movemask where possible
+    for (; done + 32 <= n; done += 32) m |= std::uint64_t(V::nonzero_chunks32(in + (first + done) * 4)) << done;
+  }
+  for (; done + L <= n; done += L) m |= std::uint64_t(V::nonzero_chunks(in + (first + done) * 4)) << done;
   return m;
 }
 
