@@ -56,21 +56,6 @@ const Weights& weights_for(const Shape& s, bool block_sparse = false) {
   return *slot;
 }
 
-// Real first-layer inputs recorded on a net (../shared/data/traces), replayed in order.
-struct RealTrace {
-  const char* net;  // file stem under traces/
-  const char* tag;  // the density kind's suffix: real-<tag>
-  int width;        // L1: bytes per row
-};
-const RealTrace kTraces[] = {{"nn-5af11540bbfe", "5af11540bbfe", 1536}, {"nn-1c0000000000", "1c0000000000", 3072}};
-
-const workloads::InputPool* trace_pool(const RealTrace& t) {
-  static std::map<std::string, std::unique_ptr<workloads::InputPool>> cache;
-  auto& slot = cache[t.net];
-  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::load_trace_pool(t.net, t.width));
-  return slot.get();
-}
-
 // Times `kernel(input, output)` over a pool of inputs, with the counters every affine
 // result carries. `useful` is the MACs a call really has to do: in x out for a dense
 // technique, non-zero chunks x 4 x out for a sparse one; pct_peak compares its rate with
@@ -148,16 +133,15 @@ void register_affine() {
     std::fprintf(stderr, "nnuelab_bench: no real-<net> affine benchmarks: %s\n", why.c_str());
     return;
   }
-  for (const RealTrace& t : kTraces) {
-    const workloads::InputPool* pool = nullptr;
+  for (const RealTrace& t : real_traces()) {
+    std::string name;
     try {
-      pool = trace_pool(t);
+      name = real_density_name(t);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "nnuelab_bench: no real-%s benchmarks: %s\n", t.tag, e.what());
       continue;
     }
-    char name[64];
-    std::snprintf(name, sizeof name, "real-%s:%.1f", t.tag, pool->mean.chunk_density * 100);
+    const workloads::InputPool* pool = &trace_pool(t);
     for (int out : {16, 32}) register_shape({t.width, out}, name, false, [pool] { return pool; });
   }
 }

@@ -2,7 +2,9 @@
 // scalar reference. Names: find_nnz/<isa>/<technique>/<n><b|c>/<density>, where the shape
 // is n input bytes and the form (b: index per byte, c: index per 4-byte chunk), e.g.
 // find_nnz/avx2/lsb/1024c/chunk:15.
+#include <cstdio>
 #include <cstring>
+#include <functional>
 
 #include "bench/harness.h"
 #include "bench/register.h"
@@ -26,8 +28,7 @@ std::string shape_tag(const Shape& s) { return std::to_string(s.n) + (s.form == 
 // Times kernel(input, indices) -> count over the pool of (n, density). One index buffer is
 // reused by every call, as an engine reuses its stack array.
 template <class Kernel>
-void time_find_nnz(benchmark::State& state, const Shape& s, const Density& d, Kernel kernel) {
-  const workloads::InputPool& pool = activation_pool(s.n, d);
+void time_find_nnz(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, Kernel kernel) {
   const int batch = batch_size(s.n);
   const int max_count = s.form == Form::kBytes ? s.n : s.n / 4;
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
@@ -50,30 +51,43 @@ void time_find_nnz(benchmark::State& state, const Shape& s, const Density& d, Ke
       benchmark::Counter(s.n / 1024.0 * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
+// The reference and every selected variant at one shape; `pool` is called inside the
+// benchmark, so pools are built only for what runs.
+void register_shape(const Shape& s, const std::string& density_name, std::function<const workloads::InputPool*()> pool) {
+  std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
+  suffix += shape_tag(s) + "/" + density_name;
+  if (!forced_variant())
+    register_variant_benchmark("find_nnz/scalar/reference" + suffix, nullptr, s.n, [s, pool](benchmark::State& st) {
+      time_find_nnz(st, s, *pool(), [&s](const std::uint8_t* x, std::uint16_t* out) {
+        return s.form == Form::kBytes ? ref::find_nnz_bytes(x, s.n, out) : ref::find_nnz_chunks(x, s.n, out);
+      });
+    });
+  for (const find_nnz::Variant* v : selected_variants(find_nnz::variants())) {
+    if (v->info.available() && !find_nnz::why_unsupported(*v, s).empty()) continue;
+    register_variant_benchmark(v->info.name + suffix, &v->info, s.n, [v, s, pool](benchmark::State& st) {
+      time_find_nnz(st, s, *pool(), [v, &s](const std::uint8_t* x, std::uint16_t* out) { return v->run(s, x, out); });
+    });
+  }
+}
+
 }  // namespace
 
 void register_find_nnz() {
-  const auto selected = selected_variants(find_nnz::variants());
-  for (int n : kSizes) {
-    for (Form form : {Form::kChunks, Form::kBytes}) {
-      const Shape s{n, form};
-      for (const Density& d : density_grid()) {
-        std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
-        suffix += shape_tag(s) + "/" + d.name();
-        if (!forced_variant())
-          register_variant_benchmark("find_nnz/scalar/reference" + suffix, nullptr, n, [s, d](benchmark::State& st) {
-            time_find_nnz(st, s, d, [&s](const std::uint8_t* x, std::uint16_t* out) {
-              return s.form == Form::kBytes ? ref::find_nnz_bytes(x, s.n, out) : ref::find_nnz_chunks(x, s.n, out);
-            });
-          });
-        for (const find_nnz::Variant* v : selected) {
-          if (v->info.available() && !find_nnz::why_unsupported(*v, s).empty()) continue;
-          register_variant_benchmark(v->info.name + suffix, &v->info, n, [v, s, d](benchmark::State& st) {
-            time_find_nnz(st, s, d, [v, &s](const std::uint8_t* x, std::uint16_t* out) { return v->run(s, x, out); });
-          });
-        }
-      }
+  for (int n : kSizes)
+    for (Form form : {Form::kChunks, Form::kBytes})
+      for (const Density& d : density_grid())
+        register_shape({n, form}, d.name(), [n, d] { return &activation_pool(n, d); });
+  // Real first-layer inputs: where the branchy lsb walk meets unpredictable data.
+  for (const RealTrace& t : real_traces()) {
+    std::string name;
+    try {
+      name = real_density_name(t);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "nnuelab_bench: no real-%s find_nnz benchmarks: %s\n", t.tag, e.what());
+      continue;
     }
+    const workloads::InputPool* pool = &trace_pool(t);
+    for (Form form : {Form::kChunks, Form::kBytes}) register_shape({t.width, form}, name, [pool] { return pool; });
   }
 }
 

@@ -1,11 +1,13 @@
 #include "bench/harness.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 
 #include "nnuelab_config.h"
+#include "workloads/data.h"
 
 namespace nnuelab::bench {
 namespace {
@@ -56,6 +58,27 @@ const workloads::InputPool& activation_pool(int n, const workloads::Density& d) 
   auto& slot = cache[key];
   if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::make_input_pool(n, d, kPoolInputs, 0xbe9c4 + n));
   return *slot;
+}
+
+const std::vector<RealTrace>& real_traces() {
+  static const std::vector<RealTrace> traces = {{"nn-5af11540bbfe", "5af11540bbfe", 1536},
+                                                {"nn-1c0000000000", "1c0000000000", 3072}};
+  return traces;
+}
+
+const workloads::InputPool& trace_pool(const RealTrace& t) {
+  static std::map<std::string, std::unique_ptr<workloads::InputPool>> cache;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[t.net];
+  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::load_trace_pool(t.net, t.width));
+  return *slot;
+}
+
+std::string real_density_name(const RealTrace& t) {
+  char name[64];
+  std::snprintf(name, sizeof name, "real-%s:%.1f", t.tag, trace_pool(t).mean.chunk_density * 100);
+  return name;
 }
 
 int batch_size(std::size_t input_bytes) {

@@ -34,6 +34,18 @@ constexpr int kPoolInputs = 1024;
 // A cached pool of kPoolInputs activation vectors of n bytes at a density.
 const workloads::InputPool& activation_pool(int n, const workloads::Density& d);
 
+// Real first-layer inputs recorded on a net (../shared/data/traces), replayed in order.
+struct RealTrace {
+  const char* net;  // file stem under traces/
+  const char* tag;  // the density kind's suffix: real-<tag>
+  int width;        // L1: bytes per row
+};
+const std::vector<RealTrace>& real_traces();
+// The trace's rows as a pool (cached); throws std::runtime_error when the data is missing.
+const workloads::InputPool& trace_pool(const RealTrace& t);
+// "real-<tag>:<mean chunk density %>", the density field of its benchmark names.
+std::string real_density_name(const RealTrace& t);
+
 // Calls per timed batch: inputs of one batch are copied into an L1-resident buffer before
 // the clock starts (activations are L1-hot in an engine: the producer just wrote them),
 // and the batch is long enough that the clock's own cost is small and subtracted.
