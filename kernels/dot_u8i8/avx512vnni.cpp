@@ -25,45 +25,10 @@ void dpbusds_step(const Groups& p) {
 
 }  // namespace
 
-NNUELAB_DOT_U8I8_KERNEL(dpbusd_zmm)
-NNUELAB_DOT_U8I8_KERNEL(dpbusd_ymm)
-NNUELAB_DOT_U8I8_KERNEL(dpbusds_zmm)
+NNUELAB_DOT_U8I8_DEFINE(dpbusd_zmm, kDpbusd, dpbusd_step, __m512i, __m256i, __m128i)
+NNUELAB_DOT_U8I8_DEFINE(dpbusd_ymm, kDpbusd, dpbusd_step, __m256i, __m128i)
+NNUELAB_DOT_U8I8_DEFINE(dpbusds_zmm, kDpbusds, dpbusds_step, __m512i, __m256i, __m128i)
 NNUELAB_DOT_U8I8_PEAK(dpbusd, 12)
-
-const char* dpbusd_zmm_supports(const Shape&) { return nullptr; }
-
-void dpbusd_zmm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
-                    const std::uint8_t* u2, const std::int8_t* w2) {
-  const int n = s.groups;  // a local: the stores to acc could alias s.groups
-  const Groups p{acc, u, w, u2, w2};
-  int g = cover<__m512i>(p, 0, n, dpbusd_step<__m512i>);
-  g = cover<__m256i>(p, g, n, dpbusd_step<__m256i>);
-  g = cover<__m128i>(p, g, n, dpbusd_step<__m128i>);
-  scalar_tail<Semantics::kDpbusd>(p, g, n);
-}
-
-const char* dpbusd_ymm_supports(const Shape&) { return nullptr; }
-
-void dpbusd_ymm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
-                    const std::uint8_t* u2, const std::int8_t* w2) {
-  const int n = s.groups;  // a local: the stores to acc could alias s.groups
-  const Groups p{acc, u, w, u2, w2};
-  int g = cover<__m256i>(p, 0, n, dpbusd_step<__m256i>);
-  g = cover<__m128i>(p, g, n, dpbusd_step<__m128i>);
-  scalar_tail<Semantics::kDpbusd>(p, g, n);
-}
-
-const char* dpbusds_zmm_supports(const Shape&) { return nullptr; }
-
-void dpbusds_zmm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
-                     const std::uint8_t* u2, const std::int8_t* w2) {
-  const int n = s.groups;  // a local: the stores to acc could alias s.groups
-  const Groups p{acc, u, w, u2, w2};
-  int g = cover<__m512i>(p, 0, n, dpbusds_step<__m512i>);
-  g = cover<__m256i>(p, g, n, dpbusds_step<__m256i>);
-  g = cover<__m128i>(p, g, n, dpbusds_step<__m128i>);
-  scalar_tail<Semantics::kDpbusds>(p, g, n);
-}
 
 // vpdpbusd reads its accumulator: 12 chains cover its latency at two per cycle.
 std::int64_t peak_dpbusd_chains12(std::int64_t rounds) {

@@ -24,31 +24,9 @@ void dpbusds_step(const Groups& p) {
 
 }  // namespace
 
-NNUELAB_DOT_U8I8_KERNEL(dpbusd_ymm)
-NNUELAB_DOT_U8I8_KERNEL(dpbusds_ymm)
+NNUELAB_DOT_U8I8_DEFINE(dpbusd_ymm, kDpbusd, dpbusd_step, __m256i, __m128i)
+NNUELAB_DOT_U8I8_DEFINE(dpbusds_ymm, kDpbusds, dpbusds_step, __m256i, __m128i)
 NNUELAB_DOT_U8I8_PEAK(dpbusd, 12)
-
-const char* dpbusd_ymm_supports(const Shape&) { return nullptr; }
-
-void dpbusd_ymm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
-                    const std::uint8_t* u2, const std::int8_t* w2) {
-  const int n = s.groups;  // a local: the stores to acc could alias s.groups
-  const Groups p{acc, u, w, u2, w2};
-  int g = cover<__m256i>(p, 0, n, dpbusd_step<__m256i>);
-  g = cover<__m128i>(p, g, n, dpbusd_step<__m128i>);
-  scalar_tail<Semantics::kDpbusd>(p, g, n);
-}
-
-const char* dpbusds_ymm_supports(const Shape&) { return nullptr; }
-
-void dpbusds_ymm_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
-                     const std::uint8_t* u2, const std::int8_t* w2) {
-  const int n = s.groups;  // a local: the stores to acc could alias s.groups
-  const Groups p{acc, u, w, u2, w2};
-  int g = cover<__m256i>(p, 0, n, dpbusds_step<__m256i>);
-  g = cover<__m128i>(p, g, n, dpbusds_step<__m128i>);
-  scalar_tail<Semantics::kDpbusds>(p, g, n);
-}
 
 // vpdpbusd reads its accumulator: 12 chains cover its latency; 12 accumulators and the two
 // inputs fit the 16 ymm registers AVX-VNNI has without AVX-512.

@@ -125,7 +125,30 @@ inline void two_inputs(const Groups& p, Dot dot) {
   storeu(p.acc, acc);
 }
 
+// One call of a kernel: whole vectors of each type in Widths, widest first, then the
+// scalar remainder in the same semantics. step(p, V{}) does one vector of type V.
+template <Semantics S, class... Widths, class Step>
+inline void run_call(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+                     const std::uint8_t* u2, const std::int8_t* w2, Step step) {
+  const int n = s.groups;  // a local: the stores to acc could alias s.groups
+  const Groups p{acc, u, w, u2, w2};
+  int g = 0;
+  ((g = cover<Widths>(p, g, n, [&](const Groups& q) { step(q, Widths{}); })), ...);
+  scalar_tail<S>(p, g, n);
+}
+
 #endif  // vectors
 
 }  // namespace
 }  // namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8
+
+// Declares and defines one technique: `step` is a function template step<V>(const Groups&)
+// doing one vector of V, run at the widths listed (widest first); it refuses no shape.
+#define NNUELAB_DOT_U8I8_DEFINE(tech, semantics, step, ...)                                   \
+  NNUELAB_DOT_U8I8_KERNEL(tech)                                                             \
+  const char* tech##_supports(const Shape&) { return nullptr; }                             \
+  void tech##_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w, \
+                  const std::uint8_t* u2, const std::int8_t* w2) {                          \
+    run_call<Semantics::semantics, __VA_ARGS__>(s, acc, u, w, u2, w2,                       \
+                                                [](const Groups& q, auto v) { step<decltype(v)>(q); }); \
+  }
