@@ -22,19 +22,39 @@ inline std::uint64_t chunk_mask64(const std::uint8_t* in, int first, int chunks)
   return m;
 }
 
+// Appends first + the position of every set bit of m, ascending (tzcnt + blsr per bit).
+inline int emit_lsb(std::uint64_t m, int first, std::uint16_t* out) {
+  int count = 0;
+  while (m) {
+    out[count++] = std::uint16_t(first + __builtin_ctzll(m));
+    m &= m - 1;
+  }
+  return count;
+}
+
+// Appends the set bits of the low `bytes` bytes of m, 8 at a time: the table's 8
+// positions plus `first` (+8 per byte) as one 128-bit store, advanced by the table's count.
+inline int emit_lut(std::uint64_t m, int bytes, int first, std::uint16_t* out) {
+  const __m128i step = _mm_set1_epi16(8);
+  __m128i base = _mm_set1_epi16(std::int16_t(first));
+  int count = 0;
+  for (int i = 0; i < bytes; ++i) {
+    const unsigned b = unsigned(m >> (8 * i)) & 0xff;
+    const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
+    count += kNnzCount[b];
+    base = _mm_add_epi16(base, step);
+  }
+  return count;
+}
+
 // lsb: walk the mask's set bits with tzcnt + blsr (one branch per non-zero chunk; the
 // branch predictor decides its speed on real data).
 struct Lsb {
   // Chunks [first, first + 64) of a row of `chunks`; returns how many were listed.
   template <class V>
   static int block(const std::uint8_t* in, int first, int chunks, std::uint16_t* out) {
-    std::uint64_t m = chunk_mask64<V>(in, first, chunks);
-    int count = 0;
-    while (m) {
-      out[count++] = std::uint16_t(first + __builtin_ctzll(m));
-      m &= m - 1;
-    }
-    return count;
+    return emit_lsb(chunk_mask64<V>(in, first, chunks), first, out);
   }
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
@@ -53,10 +73,7 @@ inline int lsb_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
   for (int first = 0; first < n; first += 64) {
     std::uint64_t m = 0;
     for (int r = 0; r < 64 / kPer && first + r * kPer < n; ++r) m |= V::nonzero_bytes(in + first + r * kPer) << (r * kPer);
-    while (m) {
-      out[count++] = std::uint16_t(first + __builtin_ctzll(m));
-      m &= m - 1;
-    }
+    count += emit_lsb(m, first, out + count);
   }
   return count;
 }
@@ -65,19 +82,9 @@ inline int lsb_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
 // running base in one 128-bit store, advance by the count; n a multiple of V::kBytes.
 template <class V>
 inline int lut_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
-  const __m128i step = _mm_set1_epi16(8);
-  __m128i base = _mm_setzero_si128();
   int count = 0;
-  for (int first = 0; first < n; first += V::kBytes) {
-    const std::uint64_t m = V::nonzero_bytes(in + first);
-    for (int i = 0; i < V::kBytes / 8; ++i) {
-      const unsigned b = unsigned(m >> (8 * i)) & 0xff;
-      const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
-      count += kNnzCount[b];
-      base = _mm_add_epi16(base, step);
-    }
-  }
+  for (int first = 0; first < n; first += V::kBytes)
+    count += emit_lut(V::nonzero_bytes(in + first), V::kBytes / 8, first, out + count);
   return count;
 }
 
@@ -87,19 +94,8 @@ struct Lut {
   // Chunks [first, first + 64) of a row of `chunks`; returns how many were listed.
   template <class V>
   static int block(const std::uint8_t* in, int first, int chunks, std::uint16_t* out) {
-    const std::uint64_t m = chunk_mask64<V>(in, first, chunks);
     const int bytes = (chunks - first < 64 ? chunks - first + 7 : 64) / 8;
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i base = _mm_set1_epi16(std::int16_t(first));
-    int count = 0;
-    for (int i = 0; i < bytes; ++i) {
-      const unsigned b = unsigned(m >> (8 * i)) & 0xff;
-      const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
-      count += kNnzCount[b];
-      base = _mm_add_epi16(base, step);
-    }
-    return count;
+    return emit_lut(chunk_mask64<V>(in, first, chunks), bytes, first, out);
   }
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
