@@ -78,24 +78,29 @@ VariantInfo make_variant_info(std::string_view op, std::string_view ns,
   return v;
 }
 
+// Both are read once per process: dispatch (run_active) consults them on every call.
 std::optional<std::string> forced_variant() {
-  const char* env = std::getenv("NNUELAB_FORCE_VARIANT");
-  if (!env || !*env) return std::nullopt;
-  return std::string(env);
+  static const std::optional<std::string> forced = []() -> std::optional<std::string> {
+    const char* env = std::getenv("NNUELAB_FORCE_VARIANT");
+    if (!env || !*env) return std::nullopt;
+    return std::string(env);
+  }();
+  return forced;
 }
 
 void check_forced_variant() {
-  const auto forced = forced_variant();
-  if (!forced) return;
-  for (const VariantInfo* v : all_variants()) {
-    if (v->name != *forced) continue;
-    if (!v->available())
-      throw std::runtime_error("NNUELAB_FORCE_VARIANT=" + *forced +
-                               " cannot run on this CPU: it needs " + v->missing());
-    return;
-  }
-  throw std::runtime_error("NNUELAB_FORCE_VARIANT=" + *forced +
-                           " is not a registered variant (./lab list shows them)");
+  static const std::string error = [] {
+    const auto forced = forced_variant();
+    if (!forced) return std::string();
+    for (const VariantInfo* v : all_variants()) {
+      if (v->name != *forced) continue;
+      if (!v->available())
+        return "NNUELAB_FORCE_VARIANT=" + *forced + " cannot run on this CPU: it needs " + v->missing();
+      return std::string();
+    }
+    return "NNUELAB_FORCE_VARIANT=" + *forced + " is not a registered variant (./lab list shows them)";
+  }();
+  if (!error.empty()) throw std::runtime_error(error);
 }
 
 }  // namespace nnuelab

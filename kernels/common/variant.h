@@ -37,7 +37,7 @@ std::string isa_flags(std::string_view isa);
 // Every ISA in the table, in table order.
 std::vector<std::string> isa_names();
 
-// NNUELAB_FORCE_VARIANT, when set and non-empty.
+// NNUELAB_FORCE_VARIANT, when set and non-empty (read once per process).
 std::optional<std::string> forced_variant();
 
 // Every registered variant of every op (for ./lab list and for checking a forced name).
