@@ -191,6 +191,30 @@ struct SparseBlocked4 : BlockedBase<V> {
   }
 };
 
+// ---- transposed layouts of the seed's two sparse techniques ---------------------------
+// Row i holds input i's `out` weights as T; within each block of `block` outputs (one
+// register of T), position q holds output out_of(q), the order the run-time unpacks undo.
+// `extra_rows` zero rows follow the last input.
+template <class T, class OutOf>
+inline void pack_transposed(const Canonical& c, Packed& p, int block, OutOf out_of, int extra_rows) {
+  const int in = c.shape.in, out = c.shape.out;
+  auto* rows = static_cast<T*>(packed_alloc(p.blocks, 0, std::size_t(in + extra_rows) * out * sizeof(T)));
+  for (int i = 0; i < in; ++i)
+    for (int blk = 0; blk < out; blk += block)
+      for (int q = 0; q < block; ++q) rows[std::size_t(i) * out + blk + q] = T(c.weights[std::size_t(blk + out_of(q)) * in + i]);
+  std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
+}
+
+template <class T, class OutOf>
+inline void unpack_transposed(const Packed& p, std::int8_t* w, std::int32_t* b, int block, OutOf out_of) {
+  const int in = p.shape.in, out = p.shape.out;
+  const auto* rows = static_cast<const T*>(p.blocks.slot[0].data);
+  for (int i = 0; i < in; ++i)
+    for (int blk = 0; blk < out; blk += block)
+      for (int q = 0; q < block; ++q) w[std::size_t(blk + out_of(q)) * in + i] = std::int8_t(rows[std::size_t(i) * out + blk + q]);
+  std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
+}
+
 // ---- sparse_lsb_i16: the seed's first sparse-input approach -------------------------
 // Non-zero input bytes listed by tzcnt+blsr; weights widened to int16 and transposed
 // (row i = the `out` weights of input i), two inputs per step: unpacklo/hi_epi16 of two
@@ -213,21 +237,9 @@ struct SparseLsbI16 {
                              : "needs out % 32 == 0 (32 int16 weights per register)";
     return nullptr;
   }
-  static void prepare(const Canonical& c, Packed& p) {
-    const int in = c.shape.in, out = c.shape.out;
-    auto* rows = static_cast<std::int16_t*>(packed_alloc(p.blocks, 0, std::size_t(in) * out * 2));
-    for (int i = 0; i < in; ++i)
-      for (int blk = 0; blk < out; blk += 2 * L)
-        for (int q = 0; q < 2 * L; ++q) rows[std::size_t(i) * out + blk + q] = c.weights[std::size_t(blk + output_of(q)) * in + i];
-    std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
-  }
+  static void prepare(const Canonical& c, Packed& p) { pack_transposed<std::int16_t>(c, p, 2 * L, output_of, 0); }
   static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) {
-    const int in = p.shape.in, out = p.shape.out;
-    const auto* rows = static_cast<const std::int16_t*>(p.blocks.slot[0].data);
-    for (int i = 0; i < in; ++i)
-      for (int blk = 0; blk < out; blk += 2 * L)
-        for (int q = 0; q < 2 * L; ++q) w[std::size_t(blk + output_of(q)) * in + i] = std::int8_t(rows[std::size_t(i) * out + blk + q]);
-    std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
+    unpack_transposed<std::int16_t>(p, w, b, 2 * L, output_of);
   }
 
   // R int32 registers of outputs (R/2 int16 weight registers per input) from `first`.
@@ -300,22 +312,10 @@ struct SparseLutI8Tile64 {
                              : "needs out % 64 == 0 (64 int8 weights per row register)";
     return nullptr;
   }
-  static void prepare(const Canonical& c, Packed& p) {
-    const int in = c.shape.in, out = c.shape.out;
-    // One spare zero row (index `in`) pads the last step when the count is not a multiple of 4.
-    auto* rows = static_cast<std::int8_t*>(packed_alloc(p.blocks, 0, std::size_t(in + 1) * out));
-    for (int i = 0; i < in; ++i)
-      for (int blk = 0; blk < out; blk += kBlock)
-        for (int q = 0; q < kBlock; ++q) rows[std::size_t(i) * out + blk + q] = c.weights[std::size_t(blk + output_of(q)) * in + i];
-    std::memcpy(packed_alloc(p.blocks, 1, std::size_t(out) * 4), c.bias, std::size_t(out) * 4);
-  }
+  // One spare zero row (index `in`) pads the last step when the count is not a multiple of 4.
+  static void prepare(const Canonical& c, Packed& p) { pack_transposed<std::int8_t>(c, p, kBlock, output_of, 1); }
   static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) {
-    const int in = p.shape.in, out = p.shape.out;
-    const auto* rows = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
-    for (int i = 0; i < in; ++i)
-      for (int blk = 0; blk < out; blk += kBlock)
-        for (int q = 0; q < kBlock; ++q) w[std::size_t(blk + output_of(q)) * in + i] = rows[std::size_t(i) * out + blk + q];
-    std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
+    unpack_transposed<std::int8_t>(p, w, b, kBlock, output_of);
   }
 
   // B row registers (4B accumulators) of outputs starting at `first`.
