@@ -20,7 +20,7 @@ for arg in "$@"; do
     # own module constructors, _sub_I_00099_*, and __odr_asan markers: not ours.)
     bad=$(nm -C --defined-only "$obj" |
           awk '$2 ~ /^[TWVuBDRGS]$/ || $0 ~ /_GLOBAL__sub_I/ {sub(/^[^ ]+ [^ ]+ /, ""); print}' |
-          grep -v -E "^([^( ]+ )?nnuelab::${ns}::" | grep -v -E '^__odr_asan|^_sub_[ID]_00099_|^DW\.ref\.__gxx_personality' || true)
+          grep -v -E "^([A-Za-z_][A-Za-z0-9_: *&]* )?nnuelab::${ns}::" | grep -v -E '^__odr_asan|^_sub_[ID]_00099_|^DW\.ref\.__gxx_personality' || true)
     if [ -n "$bad" ]; then
       echo "$obj (ISA namespace nnuelab::${ns}) defines symbols outside it:"
       sed 's/^/    /' <<< "$bad"

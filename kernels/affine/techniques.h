@@ -191,6 +191,81 @@ struct SparseBlocked4 : BlockedBase<V> {
   }
 };
 
+// ---- sparse_blocked4_bitset_acc<K>: no list at all ---------------------------------
+// Per 64 chunks one mask word (V::nonzero_chunks32 / nonzero_chunks: the 1-bit-per-chunk
+// bitset a fused producer can write), whose set bits are walked with tzcnt + blsr straight
+// into the dots. A list costs ~2-3 cycles per 8 chunks in stores and table loads before
+// the first dot can start; here the only serial work is the mask of the first 64 chunks,
+// and the scalar walk of the next word runs ahead under the multiplies of this one (the
+// loop exit of each word is a data-dependent branch, but it resolves long before the
+// queued multiplies drain, so most of its penalty is hidden). When one slab of R
+// registers covers every output the tile stride is the compile-time R * kBytes (no imul
+// per chunk). K accumulator sets take K bits per round while K remain.
+template <class V, int R, int K, bool kOneSlab>
+inline void bitset_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
+                        const std::uint8_t* input, int chunks, std::int32_t* output) {
+  constexpr int L = V::kBytes / 4;
+  typename V::reg acc[K][R];
+  for (int r = 0; r < R; ++r) {
+    acc[0][r] = V::load(bias + first + r * L);
+    for (int k = 1; k < K; ++k) acc[k][r] = V::zero();
+  }
+  const std::size_t stride = kOneSlab ? std::size_t(R) * V::kBytes : std::size_t(out) * 4;
+  for (int b = 0; b < chunks; b += 64) {
+    std::uint64_t m = nnz::chunk_mask64<V>(input, b, chunks);
+    const std::int8_t* tb = tiles + std::size_t(first) * 4 + std::size_t(b) * stride;
+    const std::uint8_t* ib = input + 4 * b;
+    auto step = [&](auto& a) {
+      const int c = __builtin_ctzll(m);
+      m &= m - 1;
+      const typename V::reg x = V::bcast32(load_chunk(ib + 4 * c));
+      const std::int8_t* t = tb + std::size_t(c) * stride;
+      for (int r = 0; r < R; ++r) a[r] = V::dot(a[r], x, V::load(t + r * V::kBytes));
+    };
+    if constexpr (K > 1) {
+      for (int n = __builtin_popcountll(m); n >= K; n -= K)
+        for (int k = 0; k < K; ++k) step(acc[k]);
+    }
+    while (m) step(acc[0]);
+  }
+  for (int r = 0; r < R; ++r) {
+    typename V::reg sum = acc[0][r];
+    for (int k = 1; k < K; ++k) sum = V::add(sum, acc[k][r]);
+    V::store(output + first + r * L, sum);
+  }
+}
+
+template <class V, int K>
+struct SparseBitset : BlockedBase<V> {
+  static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2 / K;  // accumulators <= half the file
+  static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, K>::supports(s); }
+  template <int R>
+  static bool one_slab(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    if constexpr (R > 1)
+      if (p.shape.out / (V::kBytes / 4) != R) return one_slab<R - 1>(p, input, output);
+    bitset_slab<V, R, K, true>(static_cast<const std::int8_t*>(p.blocks.slot[0].data), p.shape.out, 0,
+                               static_cast<const std::int32_t*>(p.blocks.slot[1].data), input, p.shape.in / 4, output);
+    return true;
+  }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    constexpr int L = V::kBytes / 4;
+    const int regs = p.shape.out / L;
+    if (regs <= kMaxRegs) {
+      one_slab<kMaxRegs>(p, input, output);
+      return;
+    }
+    // Wider than the register budget: slabs of kMaxRegs registers (then one of the rest),
+    // each walking the bitset again with the full row stride.
+    const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    int first = 0;
+    for (; first + kMaxRegs * L <= p.shape.out; first += kMaxRegs * L)
+      bitset_slab<V, kMaxRegs, K, false>(tiles, p.shape.out, first, bias, input, p.shape.in / 4, output);
+    for (; first < p.shape.out; first += L)
+      bitset_slab<V, 1, K, false>(tiles, p.shape.out, first, bias, input, p.shape.in / 4, output);
+  }
+};
+
 // ---- transposed layouts of the seed's two sparse techniques ---------------------------
 // Row i holds input i's `out` weights as T; within each block of `block` outputs (one
 // register of T), position q holds output out_of(q), the order the run-time unpacks undo.
@@ -537,6 +612,9 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>)      \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_bitset_acc1, SparseBitset<V, 1>)               \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_bitset_acc2, SparseBitset<V, 2>)               \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_bitset_acc3, SparseBitset<V, 3>)               \
   NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)                    \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_pipe2, SparseBlocked4Pipe<V, nnz::Lut, 2>)  \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_pipe2, SparseBlocked4Pipe<V, nnz::Lsb, 2>)
