@@ -51,4 +51,18 @@ int find_nnz_chunks(const uint8_t* in, int n_bytes, uint16_t* out) {
     return count;
 }
 
+void nnz_chunk_bitset(const uint8_t* in, int n_bytes, uint64_t* bits) {
+    const char* op = "nnz_chunk_bitset";
+    if (n_bytes < 0 || n_bytes > 4 * kMaxEntries)
+        fail(op, "n_bytes = " + std::to_string(n_bytes) + " is outside 0..262144");
+    const int chunks = (n_bytes + 3) / 4;
+    if (chunks > 0 && (!in || !bits)) fail(op, "null pointer with n_bytes > 0");
+    for (int w = 0; w < (chunks + 63) / 64; ++w) bits[w] = 0;
+    for (int c = 0; c < chunks; ++c) {
+        uint8_t any = 0;
+        for (int i = 4 * c; i < 4 * c + 4 && i < n_bytes; ++i) any |= in[i];
+        if (any) bits[c / 64] |= uint64_t(1) << (c % 64);
+    }
+}
+
 }  // namespace nnuelab::ref

@@ -29,5 +29,10 @@ int find_nnz_bytes(const uint8_t* in, int n, uint16_t* out);
 // in: uint8[n_bytes], n_bytes a multiple of 4, 0 <= n_bytes <= 4 * 65536.
 // Chunk c is in[4c .. 4c+3]; writes c for every chunk with any non-zero byte.
 int find_nnz_chunks(const uint8_t* in, int n_bytes, uint16_t* out);
+// The fused producers' form of the chunk list: bit c of bits[c / 64] is set iff any of
+// in[4c .. min(4c + 3, n_bytes - 1)] is non-zero (a last partial chunk counts), for
+// c < ceil(n_bytes / 4); the remaining bits of the last word are 0. Writes
+// ceil(ceil(n_bytes / 4) / 64) words. 0 <= n_bytes <= 4 * 65536.
+void nnz_chunk_bitset(const uint8_t* in, int n_bytes, uint64_t* bits);
 
 }  // namespace nnuelab::ref

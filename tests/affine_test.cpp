@@ -9,6 +9,7 @@
 
 #include "kernels/affine/registry.h"
 #include "reference/affine.h"
+#include "reference/find_nnz.h"
 #include "tests/support.h"
 #include "workloads/synthetic.h"
 
@@ -110,7 +111,16 @@ class AffineChecker {
     ref::affine(w_.w.data(), w_.b.data(), w_.shape.in, w_.shape.out, in_.data(), want_.data());
     affine::run(v_, packed_, in_.data(), got_.data());
     compared += w_.shape.out;
-    return compare(got_.data(), want_.data(), w_.shape.out, context);
+    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context)) return diff;
+    if (!v_.run_bits) return std::nullopt;
+    // Variants that can take a producer's nnz bitset: the same output from the bitset
+    // of this input (as a fused activation writes it) instead of their own scan.
+    std::vector<std::uint64_t> bits((w_.shape.in / 4 + 63) / 64 + 1);
+    ref::nnz_chunk_bitset(in_.data(), w_.shape.in, bits.data());
+    std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
+    affine::run_with_bits(v_, packed_, in_.data(), bits.data(), got_.data());
+    compared += w_.shape.out;
+    return compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_bits)");
   }
   long compared = 0;
 

@@ -44,7 +44,7 @@ const std::vector<crelu16::Shape> kC16Shapes = {{32}, {1024}, {2048}, {3072}, {6
 ElementwiseTester<C16> c16_tester(const ElementwiseCase<C16>& c) {
   return ElementwiseTester<C16>(
       *c.variant, c.shape, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
-      [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { crelu16::run(v, s, in, out); });
+      [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) { crelu16::run(v, s, in, out, bits); });
 }
 
 class Crelu16 : public ::testing::TestWithParam<ElementwiseCase<C16>> {};
@@ -86,7 +86,7 @@ std::vector<crelu32::Shape> c32_shapes() {
 ElementwiseTester<C32> c32_tester(const C32& v, const crelu32::Shape& s) {
   return ElementwiseTester<C32>(
       v, s, [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
-      [](const C32& var, const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { crelu32::run(var, sh, in, out); });
+      [](const C32& var, const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits) { crelu32::run(var, sh, in, out, bits); });
 }
 
 // The values where a shift-then-clamp can go wrong: the clamp edges scaled by 2^shift,
@@ -159,11 +159,11 @@ TEST(Crelu32Domain, PackBeforeShiftDivergesAboveShift8) {
   std::fill_n(in, 32, 40000);  // 40000 >> 9 = 78, but int16-saturated 32767 >> 9 = 63
   std::uint8_t got[32], want[32];
   ref::crelu32(in, 32, 8, want);
-  v->run({32, 8}, in, got);
+  v->run({32, 8}, in, got, nullptr);
   EXPECT_FALSE(first_mismatch(got, want, 32)) << "must agree at shift 8";
   EXPECT_EQ(want[0], 127);
   ref::crelu32(in, 32, 9, want);
-  v->run({32, 9}, in, got);  // the raw kernel, bypassing the refusal on purpose
+  v->run({32, 9}, in, got, nullptr);  // the raw kernel, bypassing the refusal on purpose
   EXPECT_EQ(want[0], 78);
   EXPECT_EQ(got[0], 63) << "the technique saturates to int16 before shifting";
   EXPECT_THROW(crelu32::run(*v, {32, 9}, in, got), std::invalid_argument);

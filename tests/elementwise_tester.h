@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/elementwise.h"
+#include "reference/find_nnz.h"
 #include "tests/support.h"
 #include "workloads/synthetic.h"
 
@@ -32,34 +34,51 @@ class ElementwiseTester {
   // ref(shape, in, out): the reference for one call of shape.n elements.
   // run(variant, shape, in, out): the op's checked entry point.
   using Ref = std::function<void(const Shape&, const In*, Out*)>;
-  using Run = std::function<void(const V&, const Shape&, const In*, Out*)>;
+  // run(variant, shape, in, out, bits): bits is nullptr unless variant.writes_bits.
+  using Run = std::function<void(const V&, const Shape&, const In*, Out*, std::uint64_t*)>;
 
-  ElementwiseTester(const V& v, const Shape& s, Ref ref, Run run)
-      : v_(v), s_(s), ref_(std::move(ref)), run_(std::move(run)), in_(s.n), got_(s.n), want_(s.n) {}
+  // out_n: outputs per call (s.n unless the op shrinks, as 2 -> 1 pooling does).
+  ElementwiseTester(const V& v, const Shape& s, Ref ref, Run run, int out_n = -1)
+      : v_(v), s_(s), ref_(std::move(ref)), run_(std::move(run)), out_n_(out_n < 0 ? s.n : out_n), in_(s.n),
+        got_(out_n_), want_(out_n_), got_bits_(nnz_bitset_words(out_n_ * int(sizeof(Out))) + 1),
+        want_bits_(got_bits_.size()) {}
 
   // Feeds `stream` through the variant s.n elements per call (the last call padded by
   // repeating the stream from its start); returns the first difference found.
   std::optional<std::string> check(const std::vector<In>& stream, const std::string& what) {
     for (std::size_t start = 0; start < stream.size(); start += s_.n) {
       for (int i = 0; i < s_.n; ++i) in_[i] = stream[(start + i) % stream.size()];
-      std::fill_n(got_.data(), s_.n, Out(0xA5));  // poison: every output must be written
+      std::fill_n(got_.data(), out_n_, Out(0xA5));  // poison: every output must be written
+      std::fill(got_bits_.begin(), got_bits_.end(), 0xA5A5A5A5A5A5A5A5ull);
       ref_(s_, in_.data(), want_.data());
-      run_(v_, s_, in_.data(), got_.data());
-      compared += s_.n;
-      if (auto diff = compare(got_.data(), want_.data(), s_.n, v_.info.name + " " + what + " at stream offset " + std::to_string(start)))
-        return diff;
+      run_(v_, s_, in_.data(), got_.data(), v_.writes_bits ? got_bits_.data() : nullptr);
+      compared += out_n_;
+      const std::string where = v_.info.name + " " + what + " at stream offset " + std::to_string(start);
+      if (auto diff = compare(got_.data(), want_.data(), out_n_, where)) return diff;
+      if (v_.writes_bits) {
+        // The bitset of the reference output, word for word; the guard word past the
+        // end must still hold its poison (a producer writes exactly its words).
+        const int words = nnz_bitset_words(out_n_ * int(sizeof(Out)));
+        ref::nnz_chunk_bitset(reinterpret_cast<const std::uint8_t*>(want_.data()), out_n_ * int(sizeof(Out)), want_bits_.data());
+        want_bits_[words] = 0xA5A5A5A5A5A5A5A5ull;
+        if (auto diff = compare(got_bits_.data(), want_bits_.data(), words + 1, where + " (nnz bitset words)")) return diff;
+        bits_compared += words;
+      }
     }
     return std::nullopt;
   }
   long compared = 0;
+  long bits_compared = 0;  // bitset words checked (writes_bits variants)
 
  private:
   const V& v_;
   Shape s_;
   Ref ref_;
   Run run_;
+  int out_n_;
   workloads::Buffer<In> in_;
   workloads::Buffer<Out> got_, want_;
+  std::vector<std::uint64_t> got_bits_, want_bits_;
 };
 
 // Uniform random values in [lo, hi].

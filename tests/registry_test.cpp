@@ -9,6 +9,7 @@
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
 #include "reference/crelu16.h"
+#include "reference/find_nnz.h"
 #include "tests/elementwise_tester.h"
 
 namespace nnuelab::test {
@@ -104,7 +105,7 @@ TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
 }
 
 // A test that cannot fail is a defect: plant a wrong kernel and watch the harness catch it.
-void planted_bug_run(const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) {
+void planted_bug_run(const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t*) {
   ref::crelu16(in, s.n, out);
   for (int i = 0; i < s.n; ++i)
     if (in[i] == 128) out[i] = 128;  // wrong: 128 must clamp to 127
@@ -113,16 +114,54 @@ const char* planted_bug_supports(const crelu16::Shape&) { return nullptr; }
 
 TEST(HarnessSelfTest, WrongCrelu16VariantIsCaughtWithItsIndex) {
   const crelu16::Variant wrong{make_variant_info("crelu16", "scalar", "planted_bug", "wrong on purpose"),
-                               &planted_bug_supports, &planted_bug_run};
+                               &planted_bug_supports, &planted_bug_run, false};
   ElementwiseTester<crelu16::Variant> t(
       wrong, {32}, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
-      [](const crelu16::Variant& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { crelu16::run(v, s, in, out); });
+      [](const crelu16::Variant& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) {
+        crelu16::run(v, s, in, out, bits);
+      });
   std::vector<std::int16_t> stream(64, 5);
   stream[40] = 128;  // second call, index 8
   const auto diff = t.check(stream, "planted");
   ASSERT_TRUE(diff) << "the harness missed a wrong output";
   EXPECT_NE(diff->find("first difference at index 8: got 128, reference 127"), std::string::npos) << *diff;
   EXPECT_NE(diff->find("stream offset 32"), std::string::npos) << *diff;
+}
+
+// A fused producer whose output is right but whose nnz bitset drops chunk 5's bit.
+void planted_bits_run(const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) {
+  ref::crelu16(in, s.n, out);
+  ref::nnz_chunk_bitset(out, s.n, bits);
+  bits[0] &= ~(std::uint64_t(1) << 5);
+}
+
+TEST(HarnessSelfTest, WrongBitsetIsCaught) {
+  const crelu16::Variant wrong{make_variant_info("crelu16", "scalar", "planted_bits", "wrong on purpose"),
+                               &planted_bug_supports, &planted_bits_run, true};
+  ElementwiseTester<crelu16::Variant> t(
+      wrong, {64}, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
+      [](const crelu16::Variant& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) {
+        crelu16::run(v, s, in, out, bits);
+      });
+  const auto diff = t.check(std::vector<std::int16_t>(64, 3), "planted");
+  ASSERT_TRUE(diff) << "the harness missed a wrong bitset";
+  EXPECT_NE(diff->find("nnz bitset words"), std::string::npos) << *diff;
+  // ... and the checked entry point refuses a *_bits variant without a bits buffer.
+  std::int16_t in[64] = {};
+  std::uint8_t out[64];
+  EXPECT_THROW(crelu16::run(wrong, {64}, in, out, nullptr), std::invalid_argument);
+}
+
+TEST(ReferenceBitset, MarksExactlyTheNonZeroChunks) {
+  std::vector<std::uint8_t> bytes(262, 0);  // 66 chunks, the last one partial (2 bytes)
+  bytes[3] = 1;                             // chunk 0, its last byte
+  bytes[4 * 63 + 1] = 200;                  // chunk 63 (word 0's top bit), a byte >= 128
+  bytes[261] = 7;                           // chunk 65, the partial one
+  std::uint64_t bits[3] = {~0ull, ~0ull, ~0ull};
+  ref::nnz_chunk_bitset(bytes.data(), int(bytes.size()), bits);
+  EXPECT_EQ(bits[0], (std::uint64_t(1) << 63) | 1u);
+  EXPECT_EQ(bits[1], std::uint64_t(1) << 1);
+  EXPECT_EQ(bits[2], ~0ull) << "wrote past ceil(66 / 64) = 2 words";
 }
 
 }  // namespace

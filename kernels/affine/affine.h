@@ -54,3 +54,11 @@ void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bia
                      std::int32_t* bias);                                                 \
   void tech##_run(const ::nnuelab::affine::Packed& packed, const std::uint8_t* input,     \
                   std::int32_t* output);
+
+// ... and for techniques that can take the producer's nnz bitset (NNUELAB_VARIANT_BITS
+// rows): run_bits reads bits (one bit per 4-byte input chunk, as nnz_chunk_bitset writes
+// it) instead of scanning the input for non-zero chunks.
+#define NNUELAB_AFFINE_KERNEL_BITS(tech)                                                 \
+  NNUELAB_AFFINE_KERNEL(tech)                                                            \
+  void tech##_run_bits(const ::nnuelab::affine::Packed& packed, const std::uint8_t* input, \
+                       const std::uint64_t* bits, std::int32_t* output);

@@ -9,8 +9,13 @@
   namespace nnuelab::ns::affine {   \
   NNUELAB_AFFINE_KERNEL(tech)       \
   }
+#define NNUELAB_ROW_BITS(ns, tech, note) \
+  namespace nnuelab::ns::affine {        \
+  NNUELAB_AFFINE_KERNEL_BITS(tech)       \
+  }
 #include "kernels/affine/affine.inc"
 #undef NNUELAB_ROW
+#undef NNUELAB_ROW_BITS
 
 namespace nnuelab::affine {
 
@@ -18,10 +23,15 @@ std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note)                                              \
   Variant{make_variant_info("affine", #ns, #tech, note), &ns::affine::tech##_supports, \
           &ns::affine::tech##_prepare, &ns::affine::tech##_unpack, &ns::affine::tech##_run},
+#define NNUELAB_ROW_BITS(ns, tech, note)                                                       \
+  Variant{make_variant_info("affine", #ns, #tech, note), &ns::affine::tech##_supports,         \
+          &ns::affine::tech##_prepare, &ns::affine::tech##_unpack, &ns::affine::tech##_run,    \
+          &ns::affine::tech##_run_bits},
   static const std::vector<Variant> table = {
 #include "kernels/affine/affine.inc"
   };
 #undef NNUELAB_ROW
+#undef NNUELAB_ROW_BITS
   return table;
 }
 
@@ -53,6 +63,15 @@ void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int3
   if (p.blocks.prepared_by != &v)
     throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
   v.run(p, input, output);
+}
+
+void run_with_bits(const Variant& v, const Packed& p, const std::uint8_t* input, const std::uint64_t* bits,
+                   std::int32_t* output) {
+  if (!v.run_bits) throw std::invalid_argument(v.info.name + " cannot take an nnz bitset (it scans its input itself)");
+  if (!input || !output || !bits) throw std::invalid_argument(v.info.name + ": run_with_bits needs input, bits and output buffers");
+  if (p.blocks.prepared_by != &v)
+    throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
+  v.run_bits(p, input, bits, output);
 }
 
 }  // namespace nnuelab::affine

@@ -15,6 +15,9 @@ struct Variant {
   void (*prepare)(const Canonical&, Packed&);
   void (*unpack)(const Packed&, std::int8_t*, std::int32_t*);
   void (*run)(const Packed&, const std::uint8_t*, std::int32_t*);
+  // Takes the producer's nnz bitset instead of scanning the input (nullptr when the
+  // technique cannot: only NNUELAB_VARIANT_BITS rows have it).
+  void (*run_bits)(const Packed&, const std::uint8_t*, const std::uint64_t*, std::int32_t*) = nullptr;
 };
 
 std::span<const Variant> variants();
@@ -32,5 +35,11 @@ Packed prepare(const Variant& v, const Canonical& canonical);
 
 // Validates buffers and that `packed` was prepared for this shape, then runs.
 void run(const Variant& v, const Packed& packed, const std::uint8_t* input, std::int32_t* output);
+// The same with the input's nnz bitset from its producer (bit c of bits[c / 64] set for
+// every non-zero 4-byte chunk c; ceil(in / 4 / 64) words). A set bit for a zero chunk
+// costs a wasted dot, a missing bit for a non-zero chunk drops it: the producer's tests
+// prove its bitset exact. Throws for variants without run_bits.
+void run_with_bits(const Variant& v, const Packed& packed, const std::uint8_t* input, const std::uint64_t* bits,
+                   std::int32_t* output);
 
 }  // namespace nnuelab::affine

@@ -202,8 +202,9 @@ struct SparseBlocked4 : BlockedBase<V> {
 // registers covers every output the tile stride is the compile-time R * kBytes (no imul
 // per chunk). K accumulator sets take K bits per round while K remain.
 template <class V, int R, int K, bool kOneSlab>
+// words: the producer's bitset, or nullptr to build each word from the input.
 inline void bitset_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
-                        const std::uint8_t* input, int chunks, std::int32_t* output) {
+                        const std::uint8_t* input, const std::uint64_t* words, int chunks, std::int32_t* output) {
   constexpr int L = V::kBytes / 4;
   typename V::reg acc[K][R];
   for (int r = 0; r < R; ++r) {
@@ -212,7 +213,7 @@ inline void bitset_slab(const std::int8_t* tiles, int out, int first, const std:
   }
   const std::size_t stride = kOneSlab ? std::size_t(R) * V::kBytes : std::size_t(out) * 4;
   for (int b = 0; b < chunks; b += 64) {
-    std::uint64_t m = nnz::chunk_mask64<V>(input, b, chunks);
+    std::uint64_t m = words ? words[b / 64] : nnz::chunk_mask64<V>(input, b, chunks);
     const std::int8_t* tb = tiles + std::size_t(first) * 4 + std::size_t(b) * stride;
     const std::uint8_t* ib = input + 4 * b;
     auto step = [&](auto& a) {
@@ -240,18 +241,20 @@ struct SparseBitset : BlockedBase<V> {
   static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2 / K;  // accumulators <= half the file
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, K>::supports(s); }
   template <int R>
-  static bool one_slab(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+  static void one_slab(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
     if constexpr (R > 1)
-      if (p.shape.out / (V::kBytes / 4) != R) return one_slab<R - 1>(p, input, output);
+      if (p.shape.out / (V::kBytes / 4) != R) return one_slab<R - 1>(p, input, words, output);
     bitset_slab<V, R, K, true>(static_cast<const std::int8_t*>(p.blocks.slot[0].data), p.shape.out, 0,
-                               static_cast<const std::int32_t*>(p.blocks.slot[1].data), input, p.shape.in / 4, output);
-    return true;
+                               static_cast<const std::int32_t*>(p.blocks.slot[1].data), input, words, p.shape.in / 4,
+                               output);
   }
-  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) { run_bits(p, input, nullptr, output); }
+  // The producer's bitset in place of the input scan (words == nullptr: scan).
+  static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
     constexpr int L = V::kBytes / 4;
     const int regs = p.shape.out / L;
     if (regs <= kMaxRegs) {
-      one_slab<kMaxRegs>(p, input, output);
+      one_slab<kMaxRegs>(p, input, words, output);
       return;
     }
     // Wider than the register budget: slabs of kMaxRegs registers (then one of the rest),
@@ -260,9 +263,9 @@ struct SparseBitset : BlockedBase<V> {
     const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
     int first = 0;
     for (; first + kMaxRegs * L <= p.shape.out; first += kMaxRegs * L)
-      bitset_slab<V, kMaxRegs, K, false>(tiles, p.shape.out, first, bias, input, p.shape.in / 4, output);
+      bitset_slab<V, kMaxRegs, K, false>(tiles, p.shape.out, first, bias, input, words, p.shape.in / 4, output);
     for (; first < p.shape.out; first += L)
-      bitset_slab<V, 1, K, false>(tiles, p.shape.out, first, bias, input, p.shape.in / 4, output);
+      bitset_slab<V, 1, K, false>(tiles, p.shape.out, first, bias, input, words, p.shape.in / 4, output);
   }
 };
 
@@ -598,6 +601,12 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
   void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }       \
   void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
   void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }
+// ... plus run_bits, for the techniques registered with NNUELAB_VARIANT_BITS.
+#define NNUELAB_AFFINE_DEFINE_BITS(tech, ...)                                                 \
+  NNUELAB_AFFINE_DEFINE(tech, __VA_ARGS__)                                                   \
+  void tech##_run_bits(const Packed& p, const std::uint8_t* in, const std::uint64_t* bits, std::int32_t* out) { \
+    __VA_ARGS__::run_bits(p, in, bits, out);                                                 \
+  }
 
 // The techniques every x86 ISA file instantiates with its vector interface V (the ISA's
 // registry lines in affine.inc list the same names). sparse_lsb_i16 uses int16 madd,
@@ -612,9 +621,9 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>)      \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_bitset_acc1, SparseBitset<V, 1>)               \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_bitset_acc2, SparseBitset<V, 2>)               \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_bitset_acc3, SparseBitset<V, 3>)               \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc1, SparseBitset<V, 1>)          \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc2, SparseBitset<V, 2>)          \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc3, SparseBitset<V, 3>)          \
   NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)                    \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_pipe2, SparseBlocked4Pipe<V, nnz::Lut, 2>)  \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_pipe2, SparseBlocked4Pipe<V, nnz::Lsb, 2>)

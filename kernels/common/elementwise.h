@@ -1,7 +1,9 @@
 // Registry entry shape shared by the activation-like ops (crelu16, crelu32, and later
 // sqr_crelu32, quantmoid4, pooling): no weights, so no prepare; supports + run only.
+// Producers of the fused nnz bitset are elementwise variants with writes_bits.
 // Scalar-side header.
 #pragma once
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -16,8 +18,18 @@ struct ElementwiseVariant {
   using Output = Out;
   VariantInfo info;
   const char* (*supports)(const ShapeT&);
-  void (*run)(const ShapeT&, const In*, Out*);
+  // bits: the fused nnz bitset of the output (see nnz_bitset_words), written only by
+  // variants with writes_bits (registered with NNUELAB_VARIANT_BITS, technique *_bits);
+  // nullptr for every other variant.
+  void (*run)(const ShapeT&, const In*, Out*, std::uint64_t* bits);
+  bool writes_bits = false;
 };
+
+// The fused nnz bitset a producer writes for the next affine layer: bit j of
+// bits[j / 64] is set iff output bytes 4j..4j+3 are not all zero (the chunk the
+// blocked sparse affine kernels broadcast). Words needed for `out_bytes` bytes; bits past
+// the last chunk are zero.
+constexpr int nnz_bitset_words(int out_bytes) { return ((out_bytes + 3) / 4 + 63) / 64; }
 
 // `op_limits` is the op's own shape check (empty string when the shape is valid).
 template <class V>
@@ -34,10 +46,15 @@ std::string why_unsupported_elementwise(const V& v, const typename V::Shape& s,
 // null buffers. `why` is the op's why_unsupported result for this shape.
 template <class V>
 void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
-                 typename V::Output* output, const std::string& why, const std::string& shape_name) {
+                 typename V::Output* output, std::uint64_t* bits, const std::string& why,
+                 const std::string& shape_name) {
   if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name + ": " + why);
   if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
-  v.run(s, input, output);
+  if (v.writes_bits && !bits)
+    throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: run needs a bits buffer");
+  if (!v.writes_bits && bits)
+    throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+  v.run(s, input, output, bits);
 }
 
 }  // namespace nnuelab

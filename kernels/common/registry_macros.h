@@ -11,3 +11,9 @@
 #include "nnuelab_config.h"
 
 #define NNUELAB_VARIANT(isa, technique, note) NNUELAB_EACH_##isa(NNUELAB_ROW, technique, note)
+
+// A variant with the fused nnz bitset: producers (activations, pooling) that also write
+// the 1-bit-per-4-byte-chunk bitset of their output, and affine kernels that can take it
+// instead of scanning their input. Each registry.cpp defines NNUELAB_ROW_BITS; ops
+// without such variants never use this line.
+#define NNUELAB_VARIANT_BITS(isa, technique, note) NNUELAB_EACH_##isa(NNUELAB_ROW_BITS, technique, note)

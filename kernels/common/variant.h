@@ -65,18 +65,17 @@ template <class V>
 const V& active_variant(std::span<const V> all) {
   check_forced_variant();
   const auto forced = forced_variant();
+  // A *_bits producer needs a bitset buffer its caller may not have: chosen only when forced.
+  auto eligible = [](const V& v) {
+    if constexpr (requires { v.writes_bits; })
+      if (v.writes_bits) return false;
+    return v.info.available() && !v.info.emulated;
+  };
   const V* best = nullptr;
   for (const V& v : all) {
-    if (forced) {
-      if (v.info.name == *forced) return v;
-      continue;
-    }
-    if (v.info.available() && !v.info.emulated) best = &v;
-  }
-  if (!best) {
-    // The forced variant belongs to another op: use this op's best variant.
-    for (const V& v : all)
-      if (v.info.available() && !v.info.emulated) best = &v;
+    if (forced && v.info.name == *forced) return v;
+    // Without a forced name, or when it belongs to another op: this op's best variant.
+    if (eligible(v)) best = &v;
   }
   if (!best) throw std::runtime_error("no runnable variant registered");
   return *best;

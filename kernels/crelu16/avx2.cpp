@@ -9,7 +9,7 @@ const char* packs_max_permute_supports(const Shape& s) {
   return s.n % 32 ? "needs n % 32 == 0 (two int16x16 vectors per output vector)" : nullptr;
 }
 
-void packs_max_permute_run(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
+void packs_max_permute_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t*) {
   const __m256i zero = _mm256_setzero_si256();
   const auto* in = reinterpret_cast<const __m256i*>(input);
   auto* out = reinterpret_cast<__m256i*>(output);

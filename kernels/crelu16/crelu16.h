@@ -16,4 +16,4 @@ struct Shape {
 #define NNUELAB_CRELU16_KERNEL(tech)                                          \
   const char* tech##_supports(const ::nnuelab::crelu16::Shape& shape);         \
   void tech##_run(const ::nnuelab::crelu16::Shape& shape, const std::int16_t* input, \
-                  std::uint8_t* output);
+                  std::uint8_t* output, std::uint64_t* bits);

@@ -15,10 +15,13 @@ std::string shape_name(const Shape& s);
 // Empty when supported, else the reason (the op's own limits included).
 std::string why_unsupported(const Variant& v, const Shape& s);
 // Validates shape and buffers (std::invalid_argument with the reason), then runs.
-void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output);
+// bits: the output's nnz bitset (nnz_bitset_words(s.n) words), for *_bits variants only.
+void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output,
+         std::uint64_t* bits = nullptr);
 
 // Runs the variant a program should use (NNUELAB_FORCE_VARIANT's, or the best available
-// native one) and returns it, so callers and tests can see which one ran.
+// native one) and returns it, so callers and tests can see which one ran. Never a *_bits
+// variant unless forced.
 const Variant& run_active(const Shape& s, const std::int16_t* input, std::uint8_t* output);
 
 }  // namespace nnuelab::crelu16

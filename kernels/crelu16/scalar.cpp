@@ -7,7 +7,7 @@ using namespace ::nnuelab::crelu16;
 
 const char* clamp_supports(const Shape&) { return nullptr; }
 
-void clamp_run(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
+void clamp_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t*) {
   const int n = s.n;  // a local: uint8 stores may alias s.n, which would block vectorising
   for (int i = 0; i < n; ++i) {
     const int x = input[i];

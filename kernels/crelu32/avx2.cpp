@@ -13,7 +13,7 @@ const char* packs_shift_permute_supports(const Shape& s) {
   return nullptr;
 }
 
-void packs_shift_permute_run(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
+void packs_shift_permute_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
   const __m256i zero = _mm256_setzero_si256();
   // After two per-lane packs the dwords hold inputs 0-3, 8-11, 16-19, 24-27 (lane 0) and
   // 4-7, 12-15, 20-23, 28-31 (lane 1); this dword permutation restores 0..31.

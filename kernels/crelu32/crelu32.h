@@ -17,4 +17,4 @@ struct Shape {
 #define NNUELAB_CRELU32_KERNEL(tech)                                          \
   const char* tech##_supports(const ::nnuelab::crelu32::Shape& shape);         \
   void tech##_run(const ::nnuelab::crelu32::Shape& shape, const std::int32_t* input, \
-                  std::uint8_t* output);
+                  std::uint8_t* output, std::uint64_t* bits);

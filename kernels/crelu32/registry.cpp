@@ -8,18 +8,23 @@
   namespace nnuelab::ns::crelu32 {  \
   NNUELAB_CRELU32_KERNEL(tech)      \
   }
+#define NNUELAB_ROW_BITS NNUELAB_ROW
 #include "kernels/crelu32/crelu32.inc"
 #undef NNUELAB_ROW
+#undef NNUELAB_ROW_BITS
 
 namespace nnuelab::crelu32 {
 
 std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("crelu32", #ns, #tech, note), &ns::crelu32::tech##_supports, &ns::crelu32::tech##_run},
+  Variant{make_variant_info("crelu32", #ns, #tech, note), &ns::crelu32::tech##_supports, &ns::crelu32::tech##_run, false},
+#define NNUELAB_ROW_BITS(ns, tech, note) \
+  Variant{make_variant_info("crelu32", #ns, #tech, note), &ns::crelu32::tech##_supports, &ns::crelu32::tech##_run, true},
   static const std::vector<Variant> table = {
 #include "kernels/crelu32/crelu32.inc"
   };
 #undef NNUELAB_ROW
+#undef NNUELAB_ROW_BITS
   return table;
 }
 
@@ -33,13 +38,14 @@ std::string why_unsupported(const Variant& v, const Shape& s) {
                                    : std::string());
 }
 
-void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output) {
-  run_checked(v, s, input, output, why_unsupported(v, s), shape_name(s));
+void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name(s));
 }
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
   const Variant& v = active_variant(variants());
-  run(v, s, input, output);
+  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(s.n) : 0);  // a forced *_bits variant
+  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
   return v;
 }
 

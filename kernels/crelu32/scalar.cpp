@@ -7,7 +7,7 @@ using namespace ::nnuelab::crelu32;
 
 const char* clamp_supports(const Shape&) { return nullptr; }
 
-void clamp_run(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
+void clamp_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
   const int n = s.n, shift = s.shift;  // locals: uint8 stores may alias the shape
   for (int i = 0; i < n; ++i) {
     const std::int32_t x = input[i] >> shift;  // arithmetic in C++20

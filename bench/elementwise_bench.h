@@ -1,0 +1,73 @@
+// Benchmark helpers shared by the elementwise ops (activations, pooling, fused
+// feature-transformer outputs): input pools, the timed loop, and registration of the
+// reference plus every selected variant of an op at one shape.
+#pragma once
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bench/harness.h"
+#include "kernels/common/elementwise.h"
+
+namespace nnuelab::bench {
+
+// kPoolInputs input vectors of n elements uniform in [lo, hi], back to back.
+template <class T>
+struct Pool {
+  int n;
+  workloads::Buffer<T> data;
+  Pool(int n_, std::int64_t lo, std::int64_t hi, std::uint64_t seed) : n(n_), data(std::size_t(n_) * kPoolInputs) {
+    workloads::Rng rng(seed);
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = T(rng.uniform(lo, hi));
+  }
+  const T* get(int i) const { return data.data() + std::size_t(i % kPoolInputs) * n; }
+};
+
+// Times kernel(in, out) on n elements per call, inputs rotating through the pool.
+// out_n: output bytes per call. kernel(in, out, bits): bits has room for the output's
+// nnz bitset (used by *_bits variants only).
+template <class In>
+inline void time_elementwise(benchmark::State& state, const Pool<In>& pool, int out_n,
+                             const std::function<void(const In*, std::uint8_t*, std::uint64_t*)>& kernel) {
+  const int n = pool.n;
+  const int batch = batch_size(n * sizeof(In));
+  const int words = nnz_bitset_words(out_n);
+  workloads::Buffer<In> hot(std::size_t(n) * batch);
+  workloads::Buffer<std::uint8_t> out(std::size_t(out_n) * batch + 64);
+  std::vector<std::uint64_t> bits(std::size_t(words) * batch);
+  run_batched(
+      state, batch,
+      [&](int first) {
+        for (int j = 0; j < batch; ++j) std::memcpy(hot.data() + std::size_t(j) * n, pool.get(first + j), n * sizeof(In));
+      },
+      [&](int j) { kernel(hot.data() + std::size_t(j) * n, out.data() + std::size_t(j) * out_n, bits.data() + std::size_t(j) * words); });
+  state.counters["elements"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Registers the reference and every selected variant of one elementwise op at one shape.
+// out_n: output bytes per call (-1: one per input element). ref(shape, in, out).
+template <class V, class Ref>
+void register_elementwise(const char* op, std::span<const V> all, const typename V::Shape& s,
+                          const std::string& shape_name, std::shared_ptr<Pool<typename V::Input>> pool, Ref ref,
+                          std::string (*why)(const V&, const typename V::Shape&), int out_n = -1) {
+  if (out_n < 0) out_n = pool->n;
+  using In = typename V::Input;
+  const std::string suffix = "/" + shape_name + "/dense:100";
+  if (!forced_variant())
+    register_variant_benchmark(std::string(op) + "/scalar/reference" + suffix, nullptr, pool->n * sizeof(In), [=](benchmark::State& st) {
+      time_elementwise<In>(st, *pool, out_n, [&](const In* in, std::uint8_t* out, std::uint64_t*) { ref(s, in, out); });
+    });
+  for (const V* v : selected_variants(all)) {
+    if (v->info.available() && !why(*v, s).empty()) continue;
+    register_variant_benchmark(v->info.name + suffix, &v->info, pool->n * sizeof(In), [=](benchmark::State& st) {
+      time_elementwise<In>(st, *pool, out_n, [&](const In* in, std::uint8_t* out, std::uint64_t* bits) {
+        v->run(s, in, out, v->writes_bits ? bits : nullptr);
+      });
+    });
+  }
+}
+
+}  // namespace nnuelab::bench
