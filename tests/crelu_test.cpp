@@ -15,27 +15,6 @@ namespace {
 
 constexpr long kMinOutputsPerTest = 10000;
 
-// Cases over a registry: every supported shape of every available variant, and a single
-// skip case for a variant this CPU cannot run (none of its code may be called).
-template <class V, class Shapes, class Why>
-std::vector<ElementwiseCase<V>> make_cases(std::span<const V> all, const Shapes& shapes, Why why) {
-  std::vector<ElementwiseCase<V>> out;
-  for (const V* v : variants_under_test(all)) {
-    if (!v->info.available()) {
-      out.push_back({v, {}});
-      continue;
-    }
-    for (const auto& s : shapes)
-      if (why(*v, s).empty()) out.push_back({v, s});
-  }
-  return out;
-}
-
-template <class V, class ShapeName>
-std::string case_name(const ElementwiseCase<V>& c, ShapeName shape_name) {
-  return param_name(c.variant->info.name + "/" + (c.variant->info.available() ? shape_name(c.shape) : "unavailable"));
-}
-
 // ---- crelu16 --------------------------------------------------------------------------
 
 using C16 = crelu16::Variant;

@@ -90,4 +90,25 @@ std::vector<In> random_stream(std::uint64_t seed, std::size_t n, std::int64_t lo
   return out;
 }
 
+// Cases over a registry: every supported shape of every available variant, and a single
+// skip case for a variant this CPU cannot run (none of its code may be called).
+template <class V, class Shapes, class Why>
+inline std::vector<ElementwiseCase<V>> make_cases(std::span<const V> all, const Shapes& shapes, Why why) {
+  std::vector<ElementwiseCase<V>> out;
+  for (const V* v : variants_under_test(all)) {
+    if (!v->info.available()) {
+      out.push_back({v, {}});
+      continue;
+    }
+    for (const auto& s : shapes)
+      if (why(*v, s).empty()) out.push_back({v, s});
+  }
+  return out;
+}
+
+template <class V, class ShapeName>
+inline std::string case_name(const ElementwiseCase<V>& c, ShapeName shape_name) {
+  return param_name(c.variant->info.name + "/" + (c.variant->info.available() ? shape_name(c.shape) : "unavailable"));
+}
+
 }  // namespace nnuelab::test
