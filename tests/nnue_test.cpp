@@ -1,0 +1,226 @@
+// Real nets on real positions: the .nnue loader, FEN parsing, HalfKAv2_hm features and the
+// reference forward pass, checked against the values Stockfish computed
+// (../shared/data/expected); and the parsers' errors on corrupt nets and bad FENs.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "workloads/chess.h"
+#include "workloads/data.h"
+#include "workloads/eval.h"
+#include "workloads/nnue.h"
+
+namespace nnuelab::test {
+namespace {
+using namespace workloads;
+
+#define NNUELAB_NEED_DATA(dir)                                                           \
+  std::string why_missing;                                                               \
+  const auto dir = workloads::data_dir(&why_missing);                                    \
+  if (!dir) GTEST_SKIP() << "needs ../shared/data (real nets and positions): " << why_missing
+
+// Nets are tens of MB: load each once per process.
+const Network& net(int l1) {
+  static std::map<int, Network> cache;
+  auto it = cache.find(l1);
+  if (it == cache.end()) it = cache.emplace(l1, load_network(*data_dir() + "/nets/" + net_file_for_l1(l1))).first;
+  return it->second;
+}
+
+std::vector<std::vector<std::string>> read_tsv(const std::string& path, bool header = true) {
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot read " + path);
+  std::vector<std::vector<std::string>> rows;
+  std::string line;
+  if (header) std::getline(f, line);
+  while (std::getline(f, line)) {
+    std::vector<std::string> cols;
+    std::istringstream in(line);
+    for (std::string c; std::getline(in, c, '\t');) cols.push_back(c);
+    rows.push_back(cols);
+  }
+  return rows;
+}
+
+struct NetCase {
+  int l1;
+  const char* expected;  // file in expected/
+  bool divided;          // psqt and positional columns already divided by 16 (the L1 = 128 file)
+};
+const NetCase kNets[] = {{1024, "sf15.1-nn-ad9b42354671.tsv", false},
+                         {1536, "sf16-nn-5af11540bbfe.tsv", false},
+                         {3072, "sf17.1-nn-1c0000000000.tsv", false},
+                         {128, "sf17-nn-37f18f62d772.tsv", true}};
+
+TEST(NnueLoad, EveryNetLoadsWithItsL1AndHashes) {
+  NNUELAB_NEED_DATA(dir);
+  for (const NetCase& c : kNets) {
+    const Network& n = net(c.l1);
+    EXPECT_EQ(n.l1, c.l1);
+    EXPECT_EQ(n.header_hash, n.ft_hash ^ n.stack_hash);
+    EXPECT_EQ(n.ft_bias.size(), std::size_t(c.l1));
+    EXPECT_EQ(n.ft_weights.size(), std::size_t(c.l1) * kHalfKAv2Features);
+    for (const LayerStack& s : n.stacks) {
+      EXPECT_EQ(s.w0.size(), std::size_t(kFc0Out) * c.l1);
+      EXPECT_EQ(s.w1.size(), std::size_t(kFc1Out) * kFc1In);  // columns 30, 31 meet zero inputs
+    }
+  }
+  EXPECT_FALSE(net(1024).compressed);  // raw arrays
+  EXPECT_TRUE(net(1536).compressed);   // COMPRESSED_LEB128
+}
+
+// Every position of expected/: Stockfish's bucket, psqt and positional, exactly.
+TEST(NnueEval, ReferencePathMatchesStockfishOnEveryNet) {
+  NNUELAB_NEED_DATA(dir);
+  for (const NetCase& c : kNets) {
+    int checked = 0;
+    for (const auto& row : read_tsv(*dir + "/expected/" + c.expected)) {
+      const Evaluation e = evaluate_reference(net(c.l1), parse_fen(row[0]));
+      const std::string where = std::string(c.expected) + ": " + row[0];
+      if (c.divided) {  // fen, printed eval, stm, bucket, psqt/16, positional/16, value
+        if (row[4] == "NA") continue;  // in check: Stockfish printed no evaluation
+        ASSERT_EQ(e.bucket, std::stoi(row[3])) << where;
+        ASSERT_EQ(e.psqt / 16, std::stoi(row[4])) << where;
+        ASSERT_EQ(e.positional / 16, std::stoi(row[5])) << where;
+        ASSERT_EQ(e.psqt / 16 + e.positional / 16, std::stoi(row[6])) << where;
+      } else {  // fen, stm, bucket, psqt, positional, value
+        ASSERT_EQ(e.bucket, std::stoi(row[2])) << where;
+        ASSERT_EQ(e.psqt, std::stoi(row[3])) << where;
+        ASSERT_EQ(e.positional, std::stoi(row[4])) << where;
+        if (c.l1 == 3072) {  // Stockfish 17.1: (125 p + 131 q) / 128 of the /16 parts
+          ASSERT_EQ((125 * (e.psqt / 16) + 131 * (e.positional / 16)) / 128, std::stoi(row[5])) << where;
+        } else {
+          ASSERT_EQ(e.value, std::stoi(row[5])) << where;
+        }
+      }
+      ++checked;
+    }
+    EXPECT_GE(checked, c.divided ? 50 : 300) << c.expected;
+  }
+}
+
+// The feature-transformer bytes (the first affine layer's input) of the first 60 positions.
+TEST(NnueEval, FeatureTransformerBytesMatchStockfish) {
+  NNUELAB_NEED_DATA(dir);
+  for (int l1 : {1024, 1536, 3072}) {
+    const std::string file = "ft-output-" + net_file_for_l1(l1).substr(0, 15) + ".tsv";
+    int checked = 0;
+    for (const auto& row : read_tsv(*dir + "/expected/" + file, false)) {
+      const Evaluation e = evaluate_reference(net(l1), parse_fen(row[0]));
+      ASSERT_EQ(row[1].size(), std::size_t(2 * l1)) << file;
+      for (int i = 0; i < l1; ++i)
+        ASSERT_EQ(e.ft_out[i], std::stoi(row[1].substr(2 * i, 2), nullptr, 16)) << file << " " << row[0] << " byte " << i;
+      ++checked;
+    }
+    EXPECT_EQ(checked, 60) << file;
+  }
+}
+
+// ---- bad input: clear errors, never a crash or a partial load --------------------------
+
+std::vector<std::uint8_t> file_bytes(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+void expect_net_error(const std::vector<std::uint8_t>& bytes, const std::string& needle, const std::string& what) {
+  try {
+    parse_network(bytes, "mutated.nnue");
+    ADD_FAILURE() << what << ": loaded without an error";
+  } catch (const NetError& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << what << ": " << e.what();
+  }
+}
+
+TEST(NnueLoad, TruncatedCorruptAndPaddedFilesGiveClearErrors) {
+  NNUELAB_NEED_DATA(dir);
+  const auto good = file_bytes(*dir + "/nets/" + net_file_for_l1(128));  // LEB128, 3.5 MB
+  ASSERT_NO_THROW(parse_network(good, "good.nnue"));
+  // Truncated anywhere: in the header, inside LEB128 data, inside a layer stack, at the end.
+  for (std::size_t len : {std::size_t(0), std::size_t(3), std::size_t(11), std::size_t(200), good.size() / 3,
+                          good.size() - 100, good.size() - 1}) {
+    expect_net_error(std::vector<std::uint8_t>(good.begin(), good.begin() + len), "", "truncated to " + std::to_string(len));
+  }
+  expect_net_error(std::vector<std::uint8_t>(good.begin(), good.end() - 1), "layer stack 7", "one byte short");
+  auto longer = good;
+  longer.push_back(0);
+  expect_net_error(longer, "unexpected bytes after the last layer stack", "one byte too many");
+  auto version = good;
+  version[0] ^= 1;
+  expect_net_error(version, "version", "wrong version");
+  auto header = good;
+  header[4] ^= 0x10;
+  expect_net_error(header, "header hash", "header hash");
+  // The feature transformer hash sits after the description.
+  const std::size_t desc = good[8] | good[9] << 8 | good[10] << 16 | std::size_t(good[11]) << 24;
+  auto ft = good;
+  ft[12 + desc] ^= 0x01;  // hash ^ (2 * L1) becomes odd: not a HalfKAv2_hm transformer
+  expect_net_error(ft, "not a HalfKAv2_hm feature transformer", "feature transformer hash");
+  auto count = good;
+  count[12 + desc + 4 + 17] ^= 0x01;  // the first LEB128 byte count
+  expect_net_error(count, "feature transformer", "LEB128 byte count");
+}
+
+TEST(Fen, ParsesBoardSideAndCounts) {
+  const Position p = parse_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 10");
+  EXPECT_EQ(p.side_to_move, kBlack);
+  EXPECT_EQ(p.pieces, 32);
+  EXPECT_EQ(p.king[kWhite], 4);   // e1
+  EXPECT_EQ(p.king[kBlack], 60);  // e8
+  EXPECT_EQ(layer_bucket(p), 7);
+  EXPECT_EQ(parse_fen("8/8/8/8/8/8/8/K6k w").pieces, 2);  // move fields are optional
+}
+
+TEST(Fen, BadFensGiveClearErrors) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"", "empty"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", "no side-to-move"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1", "8 ranks"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/8 w - - 0 1", "more than 8 ranks"},
+      {"rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "more than 8 squares"},
+      {"rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "7 squares"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQXBNR w - - 0 1", "unexpected character 'X'"},
+      {"rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "exactly one king"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", "two white kings"},
+      {"Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "pawn on rank 8"},
+      {"rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w - - 0 1", "more than 32 pieces"},
+  };
+  for (const auto& [fen, needle] : bad) {
+    try {
+      parse_fen(fen);
+      ADD_FAILURE() << "accepted \"" << fen << "\"";
+    } catch (const FenError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Features, HalfKAv2HmMirrorsAndSharesTheKingPlane) {
+  // Start position, white's view: king e1 (files e-h: no mirror), bucket 4*7 + 3 = 31.
+  const Position p = parse_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  std::uint32_t w[32], b[32];
+  ASSERT_EQ(halfka_v2_hm_features(p, kWhite, w), 32);
+  ASSERT_EQ(halfka_v2_hm_features(p, kBlack, b), 32);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_LT(w[i], std::uint32_t(kHalfKAv2Features));
+    EXPECT_LT(b[i], std::uint32_t(kHalfKAv2Features));
+  }
+  // a1 = white rook = own rook: plane 6, square 0, bucket 31.
+  EXPECT_EQ(w[0], 0u + 64 * 6 + 704 * 31);
+  // The symmetric start position looks the same from both sides: same feature set.
+  std::sort(w, w + 32);
+  std::sort(b, b + 32);
+  EXPECT_TRUE(std::equal(w, w + 32, b));
+  // A king on d1 mirrors files: the white rook on a1 becomes h1 (square 7).
+  const Position m = parse_fen("4k3/8/8/8/8/8/8/R2K4 w - - 0 1");
+  std::uint32_t f[3];
+  ASSERT_EQ(halfka_v2_hm_features(m, kWhite, f), 3);
+  EXPECT_EQ(f[0], 7u + 64 * 6 + 704 * 31);   // rook a1 -> h1, own rook, king d1 -> bucket 31
+  EXPECT_EQ(f[1], 4u + 64 * 10 + 704 * 31);  // own king d1 -> e1 on the shared king plane
+}
+
+}  // namespace
+}  // namespace nnuelab::test
