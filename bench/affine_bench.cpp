@@ -138,7 +138,7 @@ void register_affine() {
     try {
       name = real_density_name(t);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "nnuelab_bench: no real-%s benchmarks: %s\n", t.tag, e.what());
+      std::fprintf(stderr, "nnuelab_bench: no real-%s benchmarks: %s\n", t.tag.c_str(), e.what());
       continue;
     }
     const workloads::InputPool* pool = &trace_pool(t);

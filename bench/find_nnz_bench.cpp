@@ -83,7 +83,7 @@ void register_find_nnz() {
     try {
       name = real_density_name(t);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "nnuelab_bench: no real-%s find_nnz benchmarks: %s\n", t.tag, e.what());
+      std::fprintf(stderr, "nnuelab_bench: no real-%s find_nnz benchmarks: %s\n", t.tag.c_str(), e.what());
       continue;
     }
     const workloads::InputPool* pool = &trace_pool(t);

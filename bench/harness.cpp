@@ -61,8 +61,7 @@ const workloads::InputPool& activation_pool(int n, const workloads::Density& d) 
 }
 
 const std::vector<RealTrace>& real_traces() {
-  static const std::vector<RealTrace> traces = {{"nn-5af11540bbfe", "5af11540bbfe", 1536},
-                                                {"nn-1c0000000000", "1c0000000000", 3072}};
+  static const std::vector<RealTrace> traces = workloads::find_traces();
   return traces;
 }
 
@@ -71,13 +70,13 @@ const workloads::InputPool& trace_pool(const RealTrace& t) {
   static std::mutex mu;
   std::lock_guard<std::mutex> lock(mu);
   auto& slot = cache[t.net];
-  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::load_trace_pool(t.net, t.width));
+  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::load_trace_file(t.path, t.width));
   return *slot;
 }
 
 std::string real_density_name(const RealTrace& t) {
   char name[64];
-  std::snprintf(name, sizeof name, "real-%s:%.1f", t.tag, trace_pool(t).mean.chunk_density * 100);
+  std::snprintf(name, sizeof name, "real-%s:%.1f", t.tag.c_str(), trace_pool(t).mean.chunk_density * 100);
   return name;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/common/variant.h"
+#include "workloads/data.h"
 #include "workloads/synthetic.h"
 
 namespace nnuelab::bench {
@@ -34,12 +35,9 @@ constexpr int kPoolInputs = 1024;
 // A cached pool of kPoolInputs activation vectors of n bytes at a density.
 const workloads::InputPool& activation_pool(int n, const workloads::Density& d);
 
-// Real first-layer inputs recorded on a net (../shared/data/traces), replayed in order.
-struct RealTrace {
-  const char* net;  // file stem under traces/
-  const char* tag;  // the density kind's suffix: real-<tag>
-  int width;        // L1: bytes per row
-};
+// Real first-layer inputs recorded on a net (../shared/data/traces, and those ./lab trace
+// wrote to results/traces), replayed in order.
+using RealTrace = workloads::TraceFile;
 const std::vector<RealTrace>& real_traces();
 // The trace's rows as a pool (cached); throws std::runtime_error when the data is missing.
 const workloads::InputPool& trace_pool(const RealTrace& t);

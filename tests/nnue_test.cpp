@@ -9,6 +9,8 @@
 
 #include "workloads/chess.h"
 #include "workloads/data.h"
+#include "kernels/affine/registry.h"
+#include "workloads/engine.h"
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
 
@@ -101,6 +103,62 @@ TEST(NnueEval, ReferencePathMatchesStockfishOnEveryNet) {
   }
 }
 
+// The forward pass composed of the fastest native variants gives Stockfish's numbers too.
+TEST(NnueEngine, FastPresetMatchesStockfishOnEveryNet) {
+  NNUELAB_NEED_DATA(dir);
+  for (const NetCase& c : kNets) {
+    const Engine engine(net(c.l1), layer_preset("fast"));
+    EXPECT_NE(engine.choice().at("fc0"), "reference");
+    int checked = 0;
+    for (const auto& row : read_tsv(*dir + "/expected/" + c.expected)) {
+      if (c.divided && row[4] == "NA") continue;
+      const Position pos = parse_fen(row[0]);
+      const Evaluation got = engine.evaluate(pos), want = evaluate_reference(net(c.l1), pos);
+      const std::string where = engine.choice().at("fc0") + " on " + c.expected + ": " + row[0];
+      ASSERT_EQ(got.positional, want.positional) << where;
+      ASSERT_EQ(got.psqt, want.psqt) << where;
+      ASSERT_EQ(got.ft_out, want.ft_out) << where;
+      ASSERT_EQ(got.positional, c.divided ? got.positional : std::stoi(row[4])) << where;
+      ++checked;
+    }
+    EXPECT_GE(checked, 50);
+  }
+}
+
+// Any affine variant can be plugged into any fc layer: every one that supports the layer's
+// shape (emulated ones included) reproduces the reference pass on real positions.
+TEST(NnueEngine, EveryAffineVariantPluggedIntoEachLayerIsExact) {
+  NNUELAB_NEED_DATA(dir);
+  const Network& n = net(1536);
+  const auto rows = read_tsv(*dir + "/expected/sf16-nn-5af11540bbfe.tsv");
+  int plugged = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    if (!v.info.available()) continue;
+    for (const auto& [layer, shape] : {std::pair<const char*, affine::Shape>{"fc0", {1536, 16}}, {"fc1", {32, 32}}, {"fc2", {32, 1}}}) {
+      if (!affine::why_unsupported(v, shape).empty()) {
+        EXPECT_THROW(Engine(n, {{layer, v.info.name}}), std::invalid_argument) << v.info.name << " in " << layer;
+        continue;
+      }
+      const Engine engine(n, {{layer, v.info.name}});
+      ++plugged;
+      for (std::size_t i = 0; i < rows.size(); i += v.info.emulated ? 60 : 15) {
+        const Position pos = parse_fen(rows[i][0]);
+        ASSERT_EQ(engine.evaluate(pos).positional, std::stoi(rows[i][4])) << v.info.name << " in " << layer << ": " << rows[i][0];
+      }
+    }
+  }
+  EXPECT_GT(plugged, 10);
+}
+
+TEST(NnueEngine, BadChoicesAreClearErrors) {
+  NNUELAB_NEED_DATA(dir);
+  const Network& n = net(128);
+  EXPECT_THROW(Engine(n, {{"fc9", "reference"}}), std::invalid_argument);
+  EXPECT_THROW(Engine(n, {{"fc0", "affine/avx2/no_such_technique"}}), std::invalid_argument);
+  EXPECT_THROW(Engine(n, {{"fc2", "affine/scalar/dense_rows"}, {"fc0", "crelu32/scalar/clamp"}}), std::invalid_argument);
+  EXPECT_THROW(layer_preset("fastest"), std::invalid_argument);
+}
+
 // The feature-transformer bytes (the first affine layer's input) of the first 60 positions.
 TEST(NnueEval, FeatureTransformerBytesMatchStockfish) {
   NNUELAB_NEED_DATA(dir);
@@ -115,6 +173,30 @@ TEST(NnueEval, FeatureTransformerBytesMatchStockfish) {
       ++checked;
     }
     EXPECT_EQ(checked, 60) << file;
+  }
+}
+
+// All 3,048 positions through the fast forward pass give exactly the first-layer inputs
+// Stockfish recorded (../shared/data/traces): every byte of every row.
+TEST(NnueEval, FastPathReproducesStockfishTracesOnAllPositions) {
+  NNUELAB_NEED_DATA(dir);
+  std::ifstream epd(*dir + "/positions.epd");
+  std::vector<std::string> fens;
+  for (std::string line; std::getline(epd, line);)
+    if (!line.empty()) fens.push_back(line);
+  ASSERT_EQ(fens.size(), 3048u);
+  for (int l1 : {1536, 3072}) {
+    const std::string name = net_file_for_l1(l1);
+    const auto trace = [&] {
+      std::ifstream f(*dir + "/traces/" + name.substr(0, name.size() - 5) + ".u8", std::ios::binary);
+      return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    }();
+    ASSERT_EQ(trace.size(), fens.size() * l1) << name;
+    const Engine engine(net(l1), layer_preset("fast"));
+    for (std::size_t i = 0; i < fens.size(); ++i) {
+      const Evaluation e = engine.evaluate(parse_fen(fens[i]));
+      ASSERT_TRUE(std::equal(e.ft_out.begin(), e.ft_out.end(), trace.begin() + i * l1)) << name << " row " << i << ": " << fens[i];
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #include "workloads/data.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -7,6 +8,9 @@
 #include <stdexcept>
 #include <vector>
 
+#ifndef NNUELAB_DEFAULT_TRACES_DIR
+#define NNUELAB_DEFAULT_TRACES_DIR "results/traces"
+#endif
 #ifndef NNUELAB_DEFAULT_DATA_DIR
 #define NNUELAB_DEFAULT_DATA_DIR "../shared/data"
 #endif
@@ -26,7 +30,43 @@ InputPool load_trace_pool(const std::string& net, int width) {
   std::string why;
   const auto dir = data_dir(&why);
   if (!dir) throw std::runtime_error(why);
-  const std::string path = *dir + "/traces/" + net + ".u8";
+  return load_trace_file(*dir + "/traces/" + net + ".u8", width);
+}
+
+std::string traces_dir() {
+  const char* env = std::getenv("NNUELAB_TRACES");
+  return env && *env ? env : NNUELAB_DEFAULT_TRACES_DIR;
+}
+
+std::vector<TraceFile> find_traces() {
+  namespace fs = std::filesystem;
+  std::vector<TraceFile> out;
+  auto seen = [&](const std::string& net) {
+    for (const auto& t : out)
+      if (t.net == net) return true;
+    return false;
+  };
+  // Stockfish's own recordings: the two nets named in the data README.
+  if (const auto dir = data_dir())
+    for (const auto& [net, width] : {std::pair<const char*, int>{"nn-5af11540bbfe", 1536}, {"nn-1c0000000000", 3072}})
+      if (fs::exists(*dir + "/traces/" + net + ".u8")) out.push_back({net, std::string(net).substr(3), *dir + "/traces/" + net + ".u8", width});
+  // ./lab trace's recordings: <net>.L1-<width>.u8
+  std::error_code ec;
+  std::vector<TraceFile> mine;
+  for (const auto& e : fs::directory_iterator(traces_dir(), ec)) {
+    const std::string name = e.path().filename().string();
+    const auto l1 = name.find(".L1-");
+    if (l1 == std::string::npos || !name.ends_with(".u8")) continue;
+    const std::string net = name.substr(0, l1);
+    const int width = std::atoi(name.c_str() + l1 + 4);
+    if (width > 0 && !seen(net)) mine.push_back({net, net.starts_with("nn-") ? net.substr(3) : net, e.path().string(), width});
+  }
+  std::sort(mine.begin(), mine.end(), [](const TraceFile& a, const TraceFile& b) { return a.width < b.width; });
+  out.insert(out.end(), mine.begin(), mine.end());
+  return out;
+}
+
+InputPool load_trace_file(const std::string& path, int width) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error("trace " + path + " is missing");
   std::vector<char> raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

@@ -2,6 +2,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "workloads/synthetic.h"
 
@@ -15,5 +16,20 @@ std::optional<std::string> data_dir(std::string* why = nullptr);
 // `width` bytes (one per position of positions.epd), replayed in file order.
 // Throws std::runtime_error naming the file when it is missing or not a whole number of rows.
 InputPool load_trace_pool(const std::string& net, int width);
+InputPool load_trace_file(const std::string& path, int width);
+
+// Where `./lab trace` writes the traces it records: $NNUELAB_TRACES, else
+// <source tree>/results/traces. Files are named <net>.L1-<width>.u8.
+std::string traces_dir();
+
+struct TraceFile {
+  std::string net;   // "nn-5af11540bbfe"
+  std::string tag;   // "5af11540bbfe": the benchmarks' density kind is real-<tag>
+  std::string path;
+  int width = 0;     // L1
+};
+// Every trace to replay: the ones Stockfish recorded in <data>/traces (preferred), then
+// the ones `./lab trace` wrote for other nets. Empty when there are none.
+std::vector<TraceFile> find_traces();
 
 }  // namespace nnuelab::workloads
