@@ -200,6 +200,40 @@ TEST(NnueEval, FastPathReproducesStockfishTracesOnAllPositions) {
   }
 }
 
+// "Helping the odds": neurons regrouped by co-activation (from the recorded trace) change which
+// bytes share a chunk, never the evaluation; and they lower the chunk density.
+TEST(NnueEval, CoactivationPermutationIsOutputIdenticalAndSparser) {
+  NNUELAB_NEED_DATA(dir);
+  const Network& orig = net(1536);
+  std::ifstream f(*dir + "/traces/nn-5af11540bbfe.u8", std::ios::binary);
+  const std::vector<std::uint8_t> trace{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+  ASSERT_EQ(trace.size(), 3048u * 1536);
+  // The order comes from positions 300..3047 and is judged on positions 0..299 (out of sample).
+  Network perm = orig;
+  permute_ft_neurons(perm, neurons_by_activity(std::vector<std::uint8_t>(trace.begin() + 300 * 1536, trace.end()), 1536));
+  auto chunk_density = [](const std::vector<std::uint8_t>& b) {
+    long on = 0;
+    for (std::size_t c = 0; c < b.size(); c += 4) on += (b[c] | b[c + 1] | b[c + 2] | b[c + 3]) != 0;
+    return double(on) / double(b.size() / 4);
+  };
+  double before = 0, after = 0;
+  int n = 0;
+  for (const auto& row : read_tsv(*dir + "/expected/sf16-nn-5af11540bbfe.tsv")) {
+    const Position pos = parse_fen(row[0]);
+    const Evaluation a = evaluate_reference(orig, pos), b = evaluate_reference(perm, pos);
+    ASSERT_EQ(b.positional, a.positional) << row[0];
+    ASSERT_EQ(b.psqt, a.psqt) << row[0];
+    ASSERT_NE(a.ft_out, b.ft_out) << "the permutation did not move any byte";
+    before += chunk_density(a.ft_out);
+    after += chunk_density(b.ft_out);
+    ++n;
+  }
+  std::printf("chunk density over %d held-out positions: %.2f%% -> %.2f%% after the co-activation permutation\n", n, 100 * before / n, 100 * after / n);
+  EXPECT_LT(after, before);
+  std::vector<int> bad(768, 0);
+  EXPECT_THROW(permute_ft_neurons(perm, bad), std::invalid_argument);
+}
+
 // ---- bad input: clear errors, never a crash or a partial load --------------------------
 
 std::vector<std::uint8_t> file_bytes(const std::string& path) {

@@ -4,6 +4,9 @@
 // --trace writes the first affine layer's input (L1 bytes per position, side to move half
 // first) of every EPD line, in order: the real-data series of the benchmarks. A --trace
 // ending in '/' is a folder: the file is <folder><net>.L1-<L1>.u8 (printed on stderr).
+// --permute-from TRACE regroups the transformer's neurons by co-activation in
+// TRACE (a trace of this net, see neurons_by_activity) before evaluating: same values, fewer non-zero chunks;
+// traced files are then named <net>-perm.L1-<L1>.u8.
 // --net 1536 means the L1 = 1536 net of ../shared/data. Prints the side-to-move value
 // ((psqt + positional) / 16, truncated, as Stockfish 15.1 and 16 compute it), the bucket,
 // and on request every layer's output; the time per layer goes to stderr.
@@ -11,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -49,7 +53,7 @@ void print_times(const LayerTimes& t, const Engine& engine) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string net_arg, fen, epd, trace, preset = "fast";
+  std::string net_arg, fen, epd, trace, permute_from, preset = "fast";
   bool layers = false;
   LayerChoice extra;
   for (int i = 1; i < argc; ++i) {
@@ -64,6 +68,7 @@ int main(int argc, char** argv) {
       else if (a == "--epd") epd = value();
       else if (a == "--preset") preset = value();
       else if (a == "--trace") trace = value();
+      else if (a == "--permute-from") permute_from = value();
       else if (a == "--layers") layers = true;
       else if (a == "--layer") {
         const std::string v = value();
@@ -86,7 +91,14 @@ int main(int argc, char** argv) {
       if (!dir) throw std::runtime_error("--net " + net_arg + " needs the data folder: " + why);
       path = *dir + "/nets/" + net_file_for_l1(std::stoi(net_arg));
     }
-    const Network net = load_network(path);
+    Network net = load_network(path);
+    if (!permute_from.empty()) {
+      std::ifstream t(permute_from, std::ios::binary);
+      if (!t) throw std::runtime_error("cannot read " + permute_from);
+      const std::vector<std::uint8_t> rows{std::istreambuf_iterator<char>(t), std::istreambuf_iterator<char>()};
+      permute_ft_neurons(net, neurons_by_activity(rows, net.l1));
+      net.name = (net.name.ends_with(".nnue") ? net.name.substr(0, net.name.size() - 5) : net.name) + "-perm.nnue";
+    }
     LayerChoice choice = layer_preset(preset);
     for (const auto& [l, v] : extra) choice[l] = v;
     const Engine engine(net, choice);

@@ -1,5 +1,6 @@
 #include "workloads/nnue.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -178,6 +179,91 @@ std::string net_file_for_l1(int l1) {
     case 3072: return "nn-1c0000000000.nnue";
   }
   throw std::invalid_argument("no net of L1 = " + std::to_string(l1) + " in the data folder (128, 1024, 1536, 3072)");
+}
+
+}  // namespace nnuelab::workloads
+
+namespace nnuelab::workloads {
+
+void permute_ft_neurons(Network& net, const std::vector<int>& order) {
+  const int l1 = net.l1, half = l1 / 2;
+  if (int(order.size()) != half) throw std::invalid_argument("permute_ft_neurons: order has " + std::to_string(order.size()) + " entries, not L1/2 = " + std::to_string(half));
+  std::vector<bool> seen(half, false);
+  for (int o : order) {
+    if (o < 0 || o >= half || seen[o]) throw std::invalid_argument("permute_ft_neurons: order is not a permutation of 0..L1/2-1");
+    seen[o] = true;
+  }
+  // Column map over the accumulator: new column c reads old column col(c).
+  auto col = [&](int c) { return c < half ? order[c] : half + order[c - half]; };
+  const std::vector<std::int16_t> bias = net.ft_bias;
+  for (int c = 0; c < l1; ++c) net.ft_bias[c] = bias[col(c)];
+  std::vector<std::int16_t> row(l1);
+  for (std::size_t f = 0; f < std::size_t(kHalfKAv2Features); ++f) {
+    std::int16_t* w = net.ft_weights.data() + f * l1;
+    std::copy(w, w + l1, row.begin());
+    for (int c = 0; c < l1; ++c) w[c] = row[col(c)];
+  }
+  // fc_0 reads the transformer output: side to move bytes 0..half, the other side half..L1,
+  // each half in neuron order.
+  std::vector<std::int8_t> in(l1);
+  for (LayerStack& st : net.stacks)
+    for (int o = 0; o < kFc0Out; ++o) {
+      std::int8_t* w = st.w0.data() + std::size_t(o) * l1;
+      std::copy(w, w + l1, in.begin());
+      for (int k = 0; k < half; ++k) {
+        w[k] = in[order[k]];
+        w[half + k] = in[half + order[k]];
+      }
+    }
+}
+
+std::vector<int> neurons_by_activity(const std::vector<std::uint8_t>& trace, int l1) {
+  const int half = l1 / 2;
+  if (l1 <= 0 || trace.size() % l1) throw std::invalid_argument("neurons_by_activity: trace is not whole rows of L1 bytes");
+  // Each neuron's activity as a bitset over (row, half): bit set when its output byte is
+  // non-zero there.
+  const std::size_t samples = trace.size() / l1 * 2, words = (samples + 63) / 64;
+  std::vector<std::uint64_t> act(std::size_t(half) * words, 0);
+  std::size_t sample = 0;
+  for (std::size_t r = 0; r < trace.size(); r += l1)
+    for (int h = 0; h < 2; ++h, ++sample)
+      for (int k = 0; k < half; ++k)
+        if (trace[r + h * half + k]) act[std::size_t(k) * words + sample / 64] |= std::uint64_t(1) << (sample % 64);
+  auto ones = [&](const std::uint64_t* a) {
+    long n = 0;
+    for (std::size_t w = 0; w < words; ++w) n += __builtin_popcountll(a[w]);
+    return n;
+  };
+  // Greedy chunks of 4: seed with the most active neuron left, then add the one whose
+  // activity adds fewest new non-zero samples to the chunk's union (co-active neurons end
+  // up together, so the chunk is zero as often as possible).
+  std::vector<int> left(half);
+  for (int k = 0; k < half; ++k) left[k] = k;
+  std::stable_sort(left.begin(), left.end(), [&](int a, int b) { return ones(&act[std::size_t(a) * words]) > ones(&act[std::size_t(b) * words]); });
+  std::vector<int> order;
+  std::vector<std::uint64_t> uni(words);
+  while (!left.empty()) {
+    const int seed = left.front();
+    left.erase(left.begin());
+    order.push_back(seed);
+    std::copy_n(&act[std::size_t(seed) * words], words, uni.begin());
+    for (int j = 1; j < 4 && !left.empty(); ++j) {
+      std::size_t best = 0;
+      long best_cost = 0;
+      bool found = false;
+      for (std::size_t i = 0; i < left.size(); ++i) {
+        const std::uint64_t* a = &act[std::size_t(left[i]) * words];
+        long cost = 0;
+        for (std::size_t w = 0; w < words; ++w) cost += __builtin_popcountll(a[w] & ~uni[w]) - __builtin_popcountll(a[w] & uni[w]);
+        if (!found || cost < best_cost) best_cost = cost, best = i, found = true;
+      }
+      const int k = left[best];
+      left.erase(left.begin() + long(best));
+      order.push_back(k);
+      for (std::size_t w = 0; w < words; ++w) uni[w] |= act[std::size_t(k) * words + w];
+    }
+  }
+  return order;
 }
 
 }  // namespace nnuelab::workloads

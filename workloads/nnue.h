@@ -68,3 +68,20 @@ Network load_network(const std::string& path);
 std::string net_file_for_l1(int l1);
 
 }  // namespace nnuelab::workloads
+
+namespace nnuelab::workloads {
+
+// "Helping the odds": a load-time permutation of the feature transformer's neurons that
+// changes which first-layer inputs share a 4-byte chunk, never the evaluation. order[k] is
+// the old index of new neuron k, for k < L1/2; neuron k feeds output byte k of each half
+// (it pairs accumulator columns k and k + L1/2), so the pair moves together: columns k and
+// k + L1/2 of the transformer (bias, weight rows), and fc_0's input columns k and
+// L1/2 + k of every layer stack.
+void permute_ft_neurons(Network& net, const std::vector<int>& order);
+
+// The order that groups co-active neurons into the same 4-byte chunks, from `trace` (rows
+// of L1 bytes, both halves as samples): greedily, each chunk starts with the most active
+// neuron left and takes the 3 that add the fewest new non-zero samples to its union.
+std::vector<int> neurons_by_activity(const std::vector<std::uint8_t>& trace, int l1);
+
+}  // namespace nnuelab::workloads
