@@ -21,7 +21,8 @@ using namespace workloads;
 #define NNUELAB_NEED_DATA(dir)                                                           \
   std::string why_missing;                                                               \
   const auto dir = workloads::data_dir(&why_missing);                                    \
-  if (!dir) GTEST_SKIP() << "needs ../shared/data (real nets and positions): " << why_missing
+  if (!dir) GTEST_SKIP() << "needs ../shared/data (real nets, positions and Stockfish's values): " << why_missing \
+                         << "; on a fresh machine ./lab nets exports the L1 = 1024 net from Debian's stockfish package"
 
 // Nets are tens of MB: load each once per process.
 const Network& net(int l1) {

@@ -87,9 +87,9 @@ int main(int argc, char** argv) {
     std::string path = net_arg;
     if (!net_arg.empty() && std::all_of(net_arg.begin(), net_arg.end(), ::isdigit)) {
       std::string why;
-      const auto dir = data_dir(&why);
-      if (!dir) throw std::runtime_error("--net " + net_arg + " needs the data folder: " + why);
-      path = *dir + "/nets/" + net_file_for_l1(std::stoi(net_arg));
+      const auto found = find_net(std::stoi(net_arg), &why);
+      if (!found) throw std::runtime_error("--net " + net_arg + ": " + why);
+      path = *found;
     }
     Network net = load_network(path);
     if (!permute_from.empty()) {

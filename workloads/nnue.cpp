@@ -1,11 +1,18 @@
 #include "workloads/nnue.h"
 
+#include "workloads/data.h"
+
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <sstream>
+
+#ifndef NNUELAB_DEFAULT_NETS_DIR
+#define NNUELAB_DEFAULT_NETS_DIR "results/nets"
+#endif
 
 namespace nnuelab::workloads {
 namespace {
@@ -169,6 +176,17 @@ Network load_network(const std::string& path) {
   if (f.bad()) throw NetError(path + ": read error");
   const auto slash = path.find_last_of('/');
   return parse_network(bytes, slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
+std::optional<std::string> find_net(int l1, std::string* why) {
+  const std::string file = net_file_for_l1(l1);
+  if (const auto dir = data_dir(); dir && std::filesystem::exists(*dir + "/nets/" + file)) return *dir + "/nets/" + file;
+  const std::string mine = std::string(NNUELAB_DEFAULT_NETS_DIR) + "/" + file;
+  if (std::filesystem::exists(mine)) return mine;
+  if (why)
+    *why = file + " is neither in the data folder (../shared/data/nets, or $NNUELAB_DATA) nor in " +
+           NNUELAB_DEFAULT_NETS_DIR + (l1 == 1024 ? " (run ./lab nets: it exports it from Debian's stockfish package)" : "");
+  return std::nullopt;
 }
 
 std::string net_file_for_l1(int l1) {

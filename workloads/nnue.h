@@ -15,6 +15,7 @@
 // recognised; the header hash is the feature transformer hash XOR the layer stack hash.
 #pragma once
 #include <array>
+#include <optional>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -64,8 +65,12 @@ Network parse_network(std::span<const std::uint8_t> bytes, const std::string& na
 // Reads and parses a file (NetError also when it cannot be read).
 Network load_network(const std::string& path);
 
-// <data>/nets/<file> for the four nets of ../shared/data, by L1 (128, 1024, 1536, 3072).
+// The file name of the net of ../shared/data with this L1 (128, 1024, 1536, 3072).
 std::string net_file_for_l1(int l1);
+// Its path: <data>/nets/<file>, else <source tree>/results/nets/<file> (where `./lab nets`
+// puts the L1 = 1024 net it exports from Debian's stockfish package); nullopt, with what
+// to do in *why, when neither exists.
+std::optional<std::string> find_net(int l1, std::string* why = nullptr);
 
 }  // namespace nnuelab::workloads
 
