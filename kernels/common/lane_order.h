@@ -16,6 +16,11 @@ namespace nnuelab {
 // Groups of 8 bytes move whole, so every 4-byte chunk stays one chunk: an nnz bitset of
 // the produced bytes is the canonical chunks' bits in the same order.
 inline std::vector<int> packus_lane_order(int lanes, int out_bytes) {
+  if (lanes == 1 && out_bytes >= 0) {  // canonical order, for any length
+    std::vector<int> identity(out_bytes);
+    for (int p = 0; p < out_bytes; ++p) identity[p] = p;
+    return identity;
+  }
   if (lanes < 1 || out_bytes < 0 || out_bytes % (16 * lanes) != 0)
     throw std::invalid_argument("packus_lane_order: " + std::to_string(out_bytes) + " bytes is not a whole number of " +
                                 std::to_string(lanes) + "-lane blocks");
