@@ -15,8 +15,9 @@ namespace nnuelab::NNUELAB_ISA_NS::pairwise {
 //                   of the result holds a's 8 words of lane L, then b's 8 words of lane L.
 //   unlace(x)       moves those 8-byte groups back to a's then b's element order (a no-op
 //                   for 128-bit registers, where packus is already in order).
-//   nonzero_chunks  bit j set iff bytes 4j..4j+3 of x are not all zero (kBytes / 4 bits;
-//                   an equality test, so correct for every byte value, not just 0..127).
+//   zero_chunks     bit j set iff bytes 4j..4j+3 of x are all zero (kBytes / 4 bits; an
+//                   equality test, so right for every byte value, not just 0..127). The
+//                   kernels collect zero bits and invert once per 64-bit word.
 #if defined(__SSE2__) || NNUELAB_EMULATED
 struct V128 {
   using reg = __m128i;
@@ -36,9 +37,7 @@ struct V128 {
   static reg slli7(reg a) { return _mm_slli_epi16(a, 7); }
   static reg packus16(reg a, reg b) { return _mm_packus_epi16(a, b); }
   static reg unlace(reg x) { return x; }
-  static unsigned nonzero_chunks(reg x) {
-    return ~unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, zero())))) & 0xFu;
-  }
+  static unsigned zero_chunks(reg x) { return unsigned(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, zero())))); }
 };
 #endif
 
@@ -63,8 +62,8 @@ struct V256 {
   // After packus the qwords hold a0-7, b0-7 (lane 0), a8-15, b8-15 (lane 1): taking
   // qwords 0, 2, 1, 3 gives a0-15, b0-15.
   static reg unlace(reg x) { return _mm256_permute4x64_epi64(x, 0b11011000); }
-  static unsigned nonzero_chunks(reg x) {
-    return ~unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, zero())))) & 0xFFu;
+  static unsigned zero_chunks(reg x) {
+    return unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(x, zero()))));
   }
 };
 #endif
@@ -90,7 +89,7 @@ struct V512 {
   // Qwords after packus: a0-7, b0-7, a8-15, b8-15, a16-23, b16-23, a24-31, b24-31;
   // the even qwords then the odd ones give a0-31, b0-31.
   static reg unlace(reg x) { return _mm512_permutexvar_epi64(_mm512_setr_epi64(0, 2, 4, 6, 1, 3, 5, 7), x); }
-  static unsigned nonzero_chunks(reg x) { return unsigned(_mm512_test_epi32_mask(x, x)); }
+  static unsigned zero_chunks(reg x) { return unsigned(_mm512_cmpeq_epi32_mask(x, zero())); }
 };
 #endif
 
@@ -141,33 +140,46 @@ inline typename V::reg product(typename V::reg a, typename V::reg b) {
 // kernels/common/lane_order.h) so the next layer's prepare can absorb it. kBits: also
 // write the nnz bitset of the bytes as stored (bit j of bits[j / 64] for chunk j),
 // exactly nnz_bitset_words(n / 2) words. Needs (n / 2) % V::kBytes == 0.
+template <class V, Product p, bool unlace>
+inline typename V::reg product_step(const std::int16_t* a, const std::int16_t* b, std::uint8_t* out) {
+  constexpr int kWords = V::kBytes / 2;  // int16 per register
+  const auto p0 = product<V, p>(V::load(a), V::load(b));
+  const auto p1 = product<V, p>(V::load(a + kWords), V::load(b + kWords));
+  // Every product is in 0..127 (or negative for clamp255's b < 0, saturated to 0 here).
+  auto bytes = V::packus16(p0, p1);
+  if constexpr (unlace) bytes = V::unlace(bytes);
+  V::store(out, bytes);
+  return bytes;
+}
+
 template <class V, Product p, bool unlace, bool kBits>
 inline void words_pairwise(const std::int16_t* in, int n, std::uint8_t* out, std::uint64_t* bits) {
-  constexpr int kWords = V::kBytes / 2;  // int16 per register
   const int h = n / 2;
   const std::int16_t* a = in;
   const std::int16_t* b = in + h;
-  std::uint64_t word = 0;
-  int filled = 0;  // bits in `word`; a step adds kBytes / 4 (4, 8 or 16: divides 64)
-  for (int i = 0; i < h; i += V::kBytes) {
-    const auto p0 = product<V, p>(V::load(a + i), V::load(b + i));
-    const auto p1 = product<V, p>(V::load(a + i + kWords), V::load(b + i + kWords));
-    // Every product is in 0..127 (or negative for clamp255's b < 0, saturated to 0 here).
-    auto bytes = V::packus16(p0, p1);
-    if constexpr (unlace) bytes = V::unlace(bytes);
-    V::store(out + i, bytes);
-    if constexpr (kBits) {
-      word |= std::uint64_t(V::nonzero_chunks(bytes)) << filled;
-      filled += V::kBytes / 4;
-      if (filled == 64) {
-        *bits++ = word;
-        word = 0;
-        filled = 0;
-      }
+  int i = 0;
+  if constexpr (kBits) {
+    // One bitset word is 64 chunks = 256 output bytes = kSteps steps; with a constant trip
+    // count the compiler unrolls the steps and every shift is an immediate.
+    constexpr int kSteps = 256 / V::kBytes, kChunks = V::kBytes / 4;
+    for (; i + 256 <= h; i += 256) {
+      std::uint64_t zeros = 0;
+      for (int k = 0; k < kSteps; ++k)
+        zeros |= std::uint64_t(V::zero_chunks(product_step<V, p, unlace>(a + i + k * V::kBytes, b + i + k * V::kBytes,
+                                                                          out + i + k * V::kBytes)))
+                 << (k * kChunks);
+      *bits++ = ~zeros;
     }
+    if (i < h) {  // a last, partial word: the bits past the last chunk stay zero
+      std::uint64_t zeros = 0;
+      int filled = 0;
+      for (; i < h; i += V::kBytes, filled += kChunks)
+        zeros |= std::uint64_t(V::zero_chunks(product_step<V, p, unlace>(a + i, b + i, out + i))) << filled;
+      *bits = ~zeros & ((std::uint64_t(1) << filled) - 1);  // filled < 64 here
+    }
+  } else {
+    for (; i < h; i += V::kBytes) product_step<V, p, unlace>(a + i, b + i, out + i);
   }
-  if constexpr (kBits)
-    if (filled) *bits = word;
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::pairwise
