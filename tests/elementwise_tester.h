@@ -43,6 +43,12 @@ class ElementwiseTester {
         got_(out_n_), want_(out_n_), got_bits_(nnz_bitset_words(out_n_ * int(sizeof(Out))) + 1),
         want_bits_(got_bits_.size()) {}
 
+  // A variant that leaves its output in a declared lane order: order[p] is the canonical
+  // index held by produced position p (out_n entries). Its output is un-permuted through
+  // this order before the byte compare; its bitset describes the produced bytes, so the
+  // expected bits come from the reference output put in the produced order.
+  void set_output_order(std::vector<int> order) { order_ = std::move(order); }
+
   // Feeds `stream` through the variant s.n elements per call (the last call padded by
   // repeating the stream from its start); returns the first difference found.
   std::optional<std::string> check(const std::vector<In>& stream, const std::string& what) {
@@ -54,12 +60,25 @@ class ElementwiseTester {
       run_(v_, s_, in_.data(), got_.data(), v_.writes_bits ? got_bits_.data() : nullptr);
       compared += out_n_;
       const std::string where = v_.info.name + " " + what + " at stream offset " + std::to_string(start);
-      if (auto diff = compare(got_.data(), want_.data(), out_n_, where)) return diff;
+      const Out* got = got_.data();
+      std::vector<Out> got_canonical, want_produced;
+      if (!order_.empty()) {  // positions reported below are canonical indices
+        got_canonical.assign(out_n_, Out(0));
+        want_produced.assign(out_n_, Out(0));
+        for (int p = 0; p < out_n_; ++p) {
+          got_canonical[order_[p]] = got_[p];
+          want_produced[p] = want_[order_[p]];
+        }
+        got = got_canonical.data();
+      }
+      if (auto diff = compare(got, want_.data(), out_n_, where)) return diff;
       if (v_.writes_bits) {
-        // The bitset of the reference output, word for word; the guard word past the
-        // end must still hold its poison (a producer writes exactly its words).
+        // The bitset of the reference output (in the produced order), word for word; the
+        // guard word past the end must still hold its poison (a producer writes exactly
+        // its words).
         const int words = nnz_bitset_words(out_n_ * int(sizeof(Out)));
-        ref::nnz_chunk_bitset(reinterpret_cast<const std::uint8_t*>(want_.data()), out_n_ * int(sizeof(Out)), want_bits_.data());
+        const Out* want = order_.empty() ? want_.data() : want_produced.data();
+        ref::nnz_chunk_bitset(reinterpret_cast<const std::uint8_t*>(want), out_n_ * int(sizeof(Out)), want_bits_.data());
         want_bits_[words] = 0xA5A5A5A5A5A5A5A5ull;
         if (auto diff = compare(got_bits_.data(), want_bits_.data(), words + 1, where + " (nnz bitset words)")) return diff;
         bits_compared += words;
@@ -79,6 +98,7 @@ class ElementwiseTester {
   workloads::Buffer<In> in_;
   workloads::Buffer<Out> got_, want_;
   std::vector<std::uint64_t> got_bits_, want_bits_;
+  std::vector<int> order_;  // empty: canonical order
 };
 
 // Uniform random values in [lo, hi].

@@ -6,6 +6,10 @@
 #include "kernels/crelu32/registry.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "kernels/find_nnz/registry.h"
+#include "kernels/ft_output/registry.h"
+#include "kernels/pool_avg2/registry.h"
+#include "kernels/pool_max2/registry.h"
+#include "kernels/pool_product2/registry.h"
 
 namespace nnuelab {
 namespace {
@@ -22,6 +26,10 @@ std::vector<const VariantInfo*> all_variants() {
   append(out, crelu32::variants());
   append(out, dot_u8i8::variants());
   append(out, find_nnz::variants());
+  append(out, ft_output::variants());
+  append(out, pool_avg2::variants());
+  append(out, pool_max2::variants());
+  append(out, pool_product2::variants());
   return out;
 }
 
