@@ -4,8 +4,11 @@
 #include "kernels/common/variant.h"
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
+#include "kernels/crelu32_pair/registry.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "kernels/find_nnz/registry.h"
+#include "kernels/quantmoid4/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 
 namespace nnuelab {
 namespace {
@@ -20,8 +23,11 @@ std::vector<const VariantInfo*> all_variants() {
   append(out, affine::variants());
   append(out, crelu16::variants());
   append(out, crelu32::variants());
+  append(out, crelu32_pair::variants());
   append(out, dot_u8i8::variants());
   append(out, find_nnz::variants());
+  append(out, quantmoid4::variants());
+  append(out, sqr_crelu32::variants());
   return out;
 }
 
