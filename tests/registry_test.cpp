@@ -49,7 +49,7 @@ TEST(Registry, NamesAreUniqueAndFollowTheGrammar) {
 }
 
 TEST(Registry, EveryOpHasAPortableVariant) {
-  for (const std::string op : {"affine", "crelu16", "crelu32"}) {
+  for (const std::string op : {"affine", "crelu16", "crelu32", "sqr_crelu32", "crelu32_pair", "quantmoid4"}) {
     bool found = false;
     for (const VariantInfo* v : all_variants()) found |= v->op == op && v->isa == "scalar";
     EXPECT_TRUE(found) << op << " has no scalar variant";
