@@ -6,7 +6,7 @@
 // file's baseline (SSSE3 abs/sign, SSE4.1 max_epi8/blendv/packus_epi32) exist only when the
 // compiler targets it, so an SSE2 file cannot use them by accident.
 #pragma once
-#include <cstring>
+#include <cstdint>
 
 #include "kernels/common/isa.h"
 
@@ -34,32 +34,42 @@ namespace nnuelab::NNUELAB_ISA_NS::act {
 
 // ---- the fused nnz bitset -------------------------------------------------------------
 // Collects one bit per 4-byte output chunk (bit j of words[j / 64]: bytes 4j..4j+3 not all
-// zero), kChunks bits per output vector, and ORs finished words into memory. The caller
-// zeroes the words first (clear), so two writers (the two halves of crelu32_pair) can
-// share a word. Every push is kBytes / 4 bits at a multiple of that count, and 4, 8, 16
-// divide 64, so a push never straddles a word.
+// zero), kBytes / 4 bits per output vector, and stores each word once it is complete (no
+// memset, no read-modify-write on the way). Every push is kBytes / 4 bits at a multiple of
+// that count, and 4, 8, 16 divide 64, so a push never straddles a word.
+// Two writers may share one word (crelu32_pair: the squared half's last chunks and the
+// clipped half's first ones when n % 256 != 0). Then the caller zeroes that word first,
+// the first writer is built with shared_tail (its finish ORs), and the second writer,
+// starting mid-word, ORs its first word; every other word has one owner and is stored.
 class BitWriter {
  public:
-  BitWriter(std::uint64_t* words, int first_chunk) : w_(words + first_chunk / 64), pos_(first_chunk % 64) {}
+  explicit BitWriter(std::uint64_t* words, int first_chunk = 0, bool shared_tail = false)
+      : w_(words ? words + first_chunk / 64 : nullptr), pos_(first_chunk % 64), or_next_(pos_ != 0), or_tail_(shared_tail) {}
   void push(std::uint64_t mask, int count) {
     acc_ |= mask << pos_;
     pos_ += count;
     if (pos_ == 64) {
-      *w_++ |= acc_;
+      if (or_next_) {
+        *w_++ |= acc_;  // shared with the writer before this one
+        or_next_ = false;
+      } else {
+        *w_++ = acc_;
+      }
       acc_ = 0;
       pos_ = 0;
     }
   }
+  // Writes the last, partial word (its bits past the last chunk stay zero).
   void finish() {
-    if (pos_) *w_ |= acc_;
-  }
-  static void clear(std::uint64_t* words, int out_bytes) {
-    std::memset(words, 0, sizeof(std::uint64_t) * std::size_t(((out_bytes + 3) / 4 + 63) / 64));
+    if (!pos_) return;
+    if (or_next_ || or_tail_) *w_ |= acc_;
+    else *w_ = acc_;
   }
 
  private:
   std::uint64_t* w_;
   int pos_;
+  bool or_next_, or_tail_;
   std::uint64_t acc_ = 0;
 };
 

@@ -21,8 +21,7 @@ const char* whole_vectors(const Shape& s) {
 template <class V, class Clip, bool Bits>
 void run_loop(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
   const int vectors = s.n / V::kBytes;
-  act::BitWriter w(bits, 0);
-  if constexpr (Bits) act::BitWriter::clear(bits, s.n);
+  act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const auto a = V::load(input + (2 * k) * (V::kBytes / 2));
     const auto b = V::load(input + (2 * k + 1) * (V::kBytes / 2));

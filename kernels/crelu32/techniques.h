@@ -31,8 +31,7 @@ void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, s
   constexpr int kLanes = V::kBytes / 4;  // int32 per input vector
   const __m128i shift = _mm_cvtsi32_si128(s.shift);
   const int vectors = s.n / V::kBytes;
-  act::BitWriter w(bits, 0);
-  if constexpr (Bits) act::BitWriter::clear(bits, s.n);
+  act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto out = V::fix_packs32x2(

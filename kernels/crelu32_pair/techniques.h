@@ -28,9 +28,11 @@ void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* o
   const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
   const int n = s.n, vectors = n / V::kBytes;
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
-  // (a multiple of kBytes / 4, so pushes stay word-aligned); they may share one word.
-  act::BitWriter wsqr(bits, 0), wclip(bits, n / 4);
-  if constexpr (Bits) act::BitWriter::clear(bits, 2 * n);
+  // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
+  // word n / 256: zeroed here, then both OR into it (act::BitWriter).
+  const bool shared = (n / 4) % 64 != 0;
+  act::BitWriter wsqr(bits, 0, shared), wclip(bits, n / 4);
+  if (Bits && shared) bits[(n / 4) / 64] = 0;
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));  // the shared narrowing

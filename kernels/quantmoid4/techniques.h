@@ -62,8 +62,7 @@ void run_loop(const Shape& s, const std::int16_t* input, std::uint8_t* output, s
   constexpr int kHalf = V::kBytes / 2;  // int16 per input vector
   const __m128i four = _mm_cvtsi32_si128(4);
   const int vectors = s.n / V::kBytes;
-  act::BitWriter w(bits, 0);
-  if constexpr (Bits) act::BitWriter::clear(bits, s.n);
+  act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const auto x0 = V::load(input + 2 * k * kHalf);
     const auto x1 = V::load(input + (2 * k + 1) * kHalf);

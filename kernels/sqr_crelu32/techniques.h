@@ -29,8 +29,7 @@ void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* ou
   constexpr int kLanes = V::kBytes / 4;
   const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
   const int vectors = s.n / V::kBytes;
-  act::BitWriter w(bits, 0);
-  if constexpr (Bits) act::BitWriter::clear(bits, s.n);
+  act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
