@@ -52,6 +52,28 @@ void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* o
   }
 }
 
+// The unfused baseline the shared form is measured against: what calling sqr_crelu32 and
+// then crelu32 does, two passes over the input, each with its own packs_epi32 narrowing.
+template <class V>
+void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
+  constexpr int kLanes = V::kBytes / 4;
+  const __m128i shift = _mm_cvtsi32_si128(s.shift);
+  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const int n = s.n, vectors = n / V::kBytes;
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
+    const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
+    V::store(output + k * V::kBytes, V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post)));
+  }
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
+    const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
+    V::store(output + n + k * V::kBytes, V::fix_packs32x2(act::clip_packed<V>(x01, x23, shift)));
+  }
+}
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
 
 #define NNUELAB_CRELU32_PAIR_DEFINE(tech, V, Bits)                                               \
