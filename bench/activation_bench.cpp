@@ -40,8 +40,9 @@ void register_activations() {
         &crelu32::why_unsupported);
   }
   // sqr_crelu32 and the fused pair read the same affine outputs (shift 6). The pair writes
-  // 2n bytes per call.
-  for (int n : {32, 1024}) {
+  // 2n bytes per call; n = 16 is Stockfish's first hidden layer (15 + 1 outputs), which
+  // only the 128-bit and scalar forms take.
+  for (int n : {16, 32, 1024}) {
     const sqr_crelu32::Shape s{n, 6};
     auto pool = std::make_shared<Pool<std::int32_t>>(n, -(1 << 14), 1 << 14, 64 + n);
     register_elementwise<sqr_crelu32::Variant>(
