@@ -1,4 +1,5 @@
-// crelu16 and crelu32: every registered variant x sizes, plus the scalar references.
+// The activations (crelu16, crelu32, sqr_crelu32, crelu32_pair, quantmoid4): every
+// registered variant x sizes, plus the scalar references.
 #include <cstring>
 
 #include "bench/elementwise_bench.h"
@@ -6,8 +7,14 @@
 #include "bench/register.h"
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
+#include "kernels/crelu32_pair/registry.h"
+#include "kernels/quantmoid4/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 #include "reference/crelu16.h"
 #include "reference/crelu32.h"
+#include "reference/crelu32_pair.h"
+#include "reference/quantmoid4.h"
+#include "reference/sqr_crelu32.h"
 
 namespace nnuelab::bench {
 namespace {
@@ -31,6 +38,30 @@ void register_activations() {
         "crelu32", crelu32::variants(), s, crelu32::shape_name(s), pool,
         [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
         &crelu32::why_unsupported);
+  }
+  // sqr_crelu32 and the fused pair read the same affine outputs (shift 6). The pair writes
+  // 2n bytes per call; n = 16 is Stockfish's first hidden layer (15 + 1 outputs), which
+  // only the 128-bit and scalar forms take.
+  for (int n : {16, 32, 1024}) {
+    const sqr_crelu32::Shape s{n, 6};
+    auto pool = std::make_shared<Pool<std::int32_t>>(n, -(1 << 14), 1 << 14, 64 + n);
+    register_elementwise<sqr_crelu32::Variant>(
+        "sqr_crelu32", sqr_crelu32::variants(), s, sqr_crelu32::shape_name(s), pool,
+        [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::sqr_crelu32(in, sh.n, sh.shift, out); },
+        &sqr_crelu32::why_unsupported);
+    const crelu32_pair::Shape p{n, 6};
+    register_elementwise<crelu32_pair::Variant>(
+        "crelu32_pair", crelu32_pair::variants(), p, crelu32_pair::shape_name(p), pool,
+        [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32_pair(in, sh.n, sh.shift, out); },
+        &crelu32_pair::why_unsupported, 2 * n);
+  }
+  // quantmoid4 reads int16 pre-activations; most of them on the curved part (|x| < 127).
+  for (int n : {32, 1024}) {
+    auto pool = std::make_shared<Pool<std::int16_t>>(n, -300, 300, 96 + n);
+    register_elementwise<quantmoid4::Variant>(
+        "quantmoid4", quantmoid4::variants(), quantmoid4::Shape{n}, quantmoid4::shape_name(quantmoid4::Shape{n}), pool,
+        [](const quantmoid4::Shape& sh, const std::int16_t* in, std::uint8_t* out) { ref::quantmoid4(in, sh.n, out); },
+        &quantmoid4::why_unsupported);
   }
 }
 

@@ -52,13 +52,35 @@ INSTANTIATE_TEST_SUITE_P(, Crelu16,
                                                         [](const C16& v, const crelu16::Shape& s) { return crelu16::why_unsupported(v, s); })),
                          [](const auto& info) { return case_name(info.param, crelu16::shape_name); });
 
+// Refused shapes get a reason and a clear error, never a run.
+TEST(Crelu16Refusals, RefusedShapesThrowWithTheReason) {
+  std::uint8_t out[64];
+  std::int16_t in[64] = {};
+  int refused = 0;
+  for (const C16& v : crelu16::variants()) {
+    if (!v.info.available()) continue;
+    for (crelu16::Shape s : {crelu16::Shape{0}, crelu16::Shape{-1}, crelu16::Shape{31}, crelu16::Shape{48}, crelu16::Shape{(1 << 20) + 64}}) {
+      const std::string why = crelu16::why_unsupported(v, s);
+      if (why.empty()) continue;
+      ++refused;
+      try {
+        crelu16::run(v, s, in, out);
+        ADD_FAILURE() << v.info.name << " ran refused shape " << crelu16::shape_name(s);
+      } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_GE(refused, 3);
+}
+
 // ---- crelu32 --------------------------------------------------------------------------
 
 using C32 = crelu32::Variant;
 std::vector<crelu32::Shape> c32_shapes() {
   std::vector<crelu32::Shape> out;
-  for (int n : {32, 64, 1024, 8, 1, 33})
-    for (int shift : {0, 1, 6, 7, 8, 9, 16, 31}) out.push_back({n, shift});
+  for (int n : {32, 64, 1024, 16, 48, 8, 1, 33})
+    for (int shift : {0, 1, 6, 7, 8, 9, 10, 16, 31}) out.push_back({n, shift});
   return out;
 }
 
@@ -146,6 +168,51 @@ TEST(Crelu32Domain, PackBeforeShiftDivergesAboveShift8) {
   EXPECT_EQ(want[0], 78);
   EXPECT_EQ(got[0], 63) << "the technique saturates to int16 before shifting";
   EXPECT_THROW(crelu32::run(*v, {32, 9}, in, got), std::invalid_argument);
+}
+
+// The packus form saturates to uint16 instead: exact one shift further (shift <= 9), and
+// refused from 10. Both sides on the value that breaks it: 70000 >> 10 = 68, but the
+// uint16-saturated 65535 >> 10 = 63; at 9 both give 127.
+TEST(Crelu32Domain, PackusBeforeShiftDivergesAboveShift9) {
+  int checked = 0;
+  for (const C32& v : crelu32::variants()) {
+    if (v.info.technique.find("packus_shift") == std::string::npos || !v.info.available()) continue;
+    std::int32_t in[64];
+    std::fill_n(in, 64, 70000);
+    std::uint8_t got[64], want[64];
+    ref::crelu32(in, 64, 9, want);
+    v.run({64, 9}, in, got, nullptr);
+    EXPECT_EQ(want[0], 127);
+    EXPECT_FALSE(first_mismatch(got, want, 64)) << v.info.name << " must agree at shift 9";
+    ref::crelu32(in, 64, 10, want);
+    v.run({64, 10}, in, got, nullptr);  // the raw kernel, bypassing the refusal on purpose
+    EXPECT_EQ(want[0], 68);
+    EXPECT_EQ(got[0], 63) << v.info.name << ": uint16 saturation precedes the shift";
+    EXPECT_THROW(crelu32::run(v, {64, 10}, in, got), std::invalid_argument);
+    ++checked;
+  }
+  if (!checked) GTEST_SKIP() << "no packus_shift variant runs on this CPU";
+}
+
+// Every packs-before-shift variant (SSE2 adds/subs clip, SSE4.1, AVX2, AVX-512) has the
+// same domain edge: agree at 8, diverge at 9 on 40000.
+TEST(Crelu32Domain, EveryPacksBeforeShiftFormDivergesAboveShift8) {
+  int checked = 0;
+  for (const C32& v : crelu32::variants()) {
+    if (v.info.technique.find("packs_shift") == std::string::npos || !v.info.available()) continue;
+    std::int32_t in[64];
+    std::fill_n(in, 64, 40000);
+    std::uint8_t got[64], want[64];
+    std::uint64_t bits[1];
+    std::uint64_t* b = v.writes_bits ? bits : nullptr;
+    ref::crelu32(in, 64, 8, want);
+    v.run({64, 8}, in, got, b);
+    EXPECT_FALSE(first_mismatch(got, want, 64)) << v.info.name << " must agree at shift 8";
+    v.run({64, 9}, in, got, b);
+    EXPECT_EQ(got[0], 63) << v.info.name;  // the reference gives 78
+    ++checked;
+  }
+  if (!checked) GTEST_SKIP() << "no packs_shift variant runs on this CPU";
 }
 
 }  // namespace

@@ -8,6 +8,9 @@
 #include "kernels/affine/registry.h"
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
+#include "kernels/crelu32_pair/registry.h"
+#include "kernels/quantmoid4/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 #include "reference/crelu16.h"
 #include "reference/find_nnz.h"
 #include "tests/elementwise_tester.h"
@@ -49,7 +52,7 @@ TEST(Registry, NamesAreUniqueAndFollowTheGrammar) {
 }
 
 TEST(Registry, EveryOpHasAPortableVariant) {
-  for (const std::string op : {"affine", "crelu16", "crelu32"}) {
+  for (const std::string op : {"affine", "crelu16", "crelu32", "sqr_crelu32", "crelu32_pair", "quantmoid4"}) {
     bool found = false;
     for (const VariantInfo* v : all_variants()) found |= v->op == op && v->isa == "scalar";
     EXPECT_TRUE(found) << op << " has no scalar variant";
@@ -73,6 +76,9 @@ TEST(ForcedVariant, SuitesAndDispatchUseOnlyTheForcedVariant) {
   for (const auto* v : selected_variants(affine::variants())) selected.push_back(v->info.name);
   for (const auto* v : selected_variants(crelu16::variants())) selected.push_back(v->info.name);
   for (const auto* v : selected_variants(crelu32::variants())) selected.push_back(v->info.name);
+  for (const auto* v : selected_variants(sqr_crelu32::variants())) selected.push_back(v->info.name);
+  for (const auto* v : selected_variants(crelu32_pair::variants())) selected.push_back(v->info.name);
+  for (const auto* v : selected_variants(quantmoid4::variants())) selected.push_back(v->info.name);
   ASSERT_EQ(selected.size(), 1u) << "forcing must leave exactly one variant across all ops";
   EXPECT_EQ(selected[0], *forced);
   if (!forced->starts_with("crelu16/")) return;
@@ -93,12 +99,14 @@ TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
   const crelu16::Variant& ran = crelu16::run_active({32}, in, out);
   EXPECT_TRUE(ran.info.available());
   EXPECT_FALSE(ran.info.emulated);
-  // No later registry entry is runnable and native: the "best" is the last such one.
+  // No later registry entry is runnable and native: the "best" is the last such one
+  // (*_bits producers need a bitset buffer, so dispatch never picks them unforced).
+  EXPECT_FALSE(ran.writes_bits);
   bool after = false;
   for (const auto& v : crelu16::variants()) {
     if (&v == &ran) {
       after = true;
-    } else if (after) {
+    } else if (after && !v.writes_bits) {
       EXPECT_FALSE(v.info.available() && !v.info.emulated) << v.info.name;
     }
   }

@@ -1,0 +1,11 @@
+// crelu32 with AVX-512BW flags (and, as avx512bw-emu, against SIMDe).
+#include "kernels/common/isa.h"
+#include "kernels/crelu32/techniques.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
+
+// Two per-lane packs over four lanes, then permutexvar_epi32 (act::X512::fix_packs32x2).
+NNUELAB_CRELU32_DEFINE(packs_shift_permute, act::X512, PacksMax, packs_domain, false)
+NNUELAB_CRELU32_DEFINE(packs_shift_permute_bits, act::X512, PacksMax, packs_domain, true)
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

@@ -1,0 +1,88 @@
+// crelu32 techniques over an act:: vector interface (kernels/common/activation.h),
+// instantiated by each ISA file inside its own namespace. Bits = true: the *_bits form
+// that also writes the output's nnz bitset (one bit per 4-byte chunk) as it stores.
+#pragma once
+#include "kernels/common/activation.h"
+#include "kernels/crelu32/crelu32.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
+using namespace ::nnuelab::crelu32;
+
+// Four int32 input vectors per output vector of V::kBytes bytes.
+template <class V>
+const char* whole_vectors(const Shape& s) {
+  if (s.n % V::kBytes == 0) return nullptr;
+  return V::kBytes == 16 ? "needs n % 16 == 0 (four int32x4 vectors per output vector)"
+         : V::kBytes == 32 ? "needs n % 32 == 0 (four int32x8 vectors per output vector)"
+                           : "needs n % 64 == 0 (four int32x16 vectors per output vector)";
+}
+
+// The packs-before-shift forms (PacksMax, PacksAddsSubs): packs_epi32 saturates to int16
+// before the shift. For x > 32767 the result is 32767 >> s, which still clamps to 127 only
+// while 32767 >> s >= 127, i.e. s <= 8.
+template <class V>
+const char* packs_domain(const Shape& s) {
+  if (const char* r = whole_vectors<V>(s)) return r;
+  return s.shift > 8 ? "needs shift <= 8 (it saturates to int16 before shifting)" : nullptr;
+}
+
+template <class V, class Tech, bool Bits>
+void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  constexpr int kLanes = V::kBytes / 4;  // int32 per input vector
+  const __m128i shift = _mm_cvtsi32_si128(s.shift);
+  const int vectors = s.n / V::kBytes;
+  act::BitWriter w(bits);
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto out = V::fix_packs32x2(
+        Tech::template step<V>(V::load(in), V::load(in + kLanes), V::load(in + 2 * kLanes), V::load(in + 3 * kLanes), shift));
+    V::store(output + k * V::kBytes, out);
+    if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
+  }
+  if constexpr (Bits) w.finish();
+}
+
+// The production form: packs_epi32 to int16, srai_epi16, packs_epi16, max_epi8 with 0.
+struct PacksMax {
+  template <class V>
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, __m128i shift) {
+    return act::clip_packed<V>(V::packs32(a, b), V::packs32(c, d), shift);
+  }
+};
+
+// SSE2 (no pmaxsb): the same narrowing, the clip at 0 by adds/subs saturation.
+struct PacksAddsSubs {
+  template <class V>
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, __m128i shift) {
+    return act::clip_packed_addsubs<V>(V::packs32(a, b), V::packs32(c, d), shift);
+  }
+};
+
+// The SSE4.1 packus form: packus_epi32 saturates to uint16 0..65535, so every negative x
+// (whose floor shift is negative, clipped to 0) becomes 0 at once; a logical shift, then
+// min_epu16 with 127 caps (values up to 65535 >> s would read as negative int16 in the
+// following pack), and packus_epi16 narrows 0..127 exactly. For x > 65535 the result is
+// 65535 >> s, still >= 127 while s <= 9: one shift more than the packs form allows.
+template <class V>
+const char* packus_domain(const Shape& s) {
+  if (const char* r = whole_vectors<V>(s)) return r;
+  return s.shift > 9 ? "needs shift <= 9 (it saturates to uint16 before shifting)" : nullptr;
+}
+struct PackusMin {
+  template <class V>
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, __m128i shift) {
+    const auto k127 = V::set1_16(127);
+    const auto x01 = V::min_epu16(V::srl16(V::packus32(a, b), shift), k127);
+    const auto x23 = V::min_epu16(V::srl16(V::packus32(c, d), shift), k127);
+    return V::packus16(x01, x23);
+  }
+};
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::crelu32
+
+// Defines <tech>_supports / <tech>_run of a registry line from a technique and its domain.
+#define NNUELAB_CRELU32_DEFINE(tech, V, Tech, Domain, Bits)                                      \
+  const char* tech##_supports(const Shape& s) { return Domain<V>(s); }                          \
+  void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
+    run_loop<V, Tech, Bits>(s, in, out, b);                                                      \
+  }

@@ -1,0 +1,16 @@
+// crelu32_pair with AVX2 flags.
+#include "kernels/common/isa.h"
+#include "kernels/crelu32_pair/techniques.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair {
+
+// Per-lane packs; each half gets its own vpermd (act::X256::fix_packs32x2).
+NNUELAB_CRELU32_PAIR_DEFINE(shared_packs_permute, act::X256, false)
+
+const char* separate_packs_permute_supports(const Shape& s) { return shared_packs_domain<act::X256>(s); }
+void separate_packs_permute_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
+  separate_packs_run<act::X256>(s, in, out, b);
+}
+NNUELAB_CRELU32_PAIR_DEFINE(shared_packs_permute_bits, act::X256, true)
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair

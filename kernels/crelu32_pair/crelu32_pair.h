@@ -1,0 +1,22 @@
+// Op `crelu32_pair`: the fused pair of activations Stockfish feeds its second layer from
+// one int32 affine output (see reference/crelu32_pair.h):
+//   out[0 .. n)   = sqr_crelu32(in, n, shift)
+//   out[n .. 2n)  = crelu32(in, n, shift)
+// int32[n] -> uint8[2n], shift 0..28. Included by ISA-compiled files: plain data and
+// declarations only.
+#pragma once
+#include <cstdint>
+
+namespace nnuelab::crelu32_pair {
+
+struct Shape {
+  int n = 0;      // input elements (outputs: 2n)
+  int shift = 0;  // shared by both halves (0..28; Stockfish: 6)
+};
+
+}  // namespace nnuelab::crelu32_pair
+
+#define NNUELAB_CRELU32_PAIR_KERNEL(tech)                                          \
+  const char* tech##_supports(const ::nnuelab::crelu32_pair::Shape& shape);         \
+  void tech##_run(const ::nnuelab::crelu32_pair::Shape& shape, const std::int32_t* input, \
+                  std::uint8_t* output, std::uint64_t* bits);

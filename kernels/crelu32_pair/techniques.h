@@ -1,0 +1,83 @@
+// crelu32_pair techniques over an act:: vector interface (kernels/common/activation.h):
+// one packs_epi32 narrowing shared by the squared half (act::sqr_packed) and the clipped
+// half (act::clip_packed). Bits = true: also writes the nnz bitset of all 2n output bytes.
+#pragma once
+#include "kernels/common/activation.h"
+#include "kernels/crelu32_pair/crelu32_pair.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair {
+using namespace ::nnuelab::crelu32_pair;
+
+// Both halves' domains: the clip after int16 saturation needs shift <= 8, the mulhi square
+// also shift >= 5 (see act::clip_packed and act::sqr_packed).
+template <class V>
+const char* shared_packs_domain(const Shape& s) {
+  if (s.n % V::kBytes)
+    return V::kBytes == 16 ? "needs n % 16 == 0 (four int32x4 vectors per output vector)"
+           : V::kBytes == 32 ? "needs n % 32 == 0 (four int32x8 vectors per output vector)"
+                             : "needs n % 64 == 0 (four int32x16 vectors per output vector)";
+  if (s.shift > 8) return "needs shift <= 8 (it saturates to int16 before shifting and squaring)";
+  if (s.shift < 5) return "needs shift >= 5 (mulhi keeps x*x >> 16; 2*shift + 7 < 16 needs the low half)";
+  return nullptr;
+}
+
+template <class V, bool Bits>
+void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  constexpr int kLanes = V::kBytes / 4;
+  const __m128i shift = _mm_cvtsi32_si128(s.shift);
+  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const int n = s.n, vectors = n / V::kBytes;
+  // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
+  // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
+  // word n / 256: zeroed here, then both OR into it (act::BitWriter).
+  const bool shared = (n / 4) % 64 != 0;
+  act::BitWriter wsqr(bits, 0, shared), wclip(bits, n / 4);
+  if (Bits && shared) bits[(n / 4) / 64] = 0;
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));  // the shared narrowing
+    const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
+    const auto sq = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
+    const auto clip = V::fix_packs32x2(act::clip_packed<V>(x01, x23, shift));
+    V::store(output + k * V::kBytes, sq);
+    V::store(output + n + k * V::kBytes, clip);
+    if constexpr (Bits) {
+      wsqr.push(V::nnz(sq), V::kBytes / 4);
+      wclip.push(V::nnz(clip), V::kBytes / 4);
+    }
+  }
+  if constexpr (Bits) {
+    wsqr.finish();
+    wclip.finish();
+  }
+}
+
+// The unfused baseline the shared form is measured against: what calling sqr_crelu32 and
+// then crelu32 does, two passes over the input, each with its own packs_epi32 narrowing.
+template <class V>
+void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
+  constexpr int kLanes = V::kBytes / 4;
+  const __m128i shift = _mm_cvtsi32_si128(s.shift);
+  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const int n = s.n, vectors = n / V::kBytes;
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
+    const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
+    V::store(output + k * V::kBytes, V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post)));
+  }
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
+    const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
+    V::store(output + n + k * V::kBytes, V::fix_packs32x2(act::clip_packed<V>(x01, x23, shift)));
+  }
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
+
+#define NNUELAB_CRELU32_PAIR_DEFINE(tech, V, Bits)                                               \
+  const char* tech##_supports(const Shape& s) { return shared_packs_domain<V>(s); }             \
+  void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
+    shared_packs_run<V, Bits>(s, in, out, b);                                                    \
+  }

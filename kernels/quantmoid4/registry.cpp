@@ -1,0 +1,49 @@
+#include "kernels/quantmoid4/registry.h"
+
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::quantmoid4 {  \
+  NNUELAB_QUANTMOID4_KERNEL(tech)      \
+  }
+#define NNUELAB_ROW_BITS NNUELAB_ROW
+#include "kernels/quantmoid4/quantmoid4.inc"
+#undef NNUELAB_ROW
+#undef NNUELAB_ROW_BITS
+
+namespace nnuelab::quantmoid4 {
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note) \
+  Variant{make_variant_info("quantmoid4", #ns, #tech, note), &ns::quantmoid4::tech##_supports, &ns::quantmoid4::tech##_run, false},
+#define NNUELAB_ROW_BITS(ns, tech, note) \
+  Variant{make_variant_info("quantmoid4", #ns, #tech, note), &ns::quantmoid4::tech##_supports, &ns::quantmoid4::tech##_run, true},
+  static const std::vector<Variant> table = {
+#include "kernels/quantmoid4/quantmoid4.inc"
+  };
+#undef NNUELAB_ROW
+#undef NNUELAB_ROW_BITS
+  return table;
+}
+
+std::string shape_name(const Shape& s) { return std::to_string(s.n); }
+
+std::string why_unsupported(const Variant& v, const Shape& s) {
+  return why_unsupported_elementwise(
+      v, s, s.n >= 1 && s.n <= (1 << 20) ? "" : "n must be 1..1048576, got " + std::to_string(s.n));
+}
+
+void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name(s));
+}
+
+const Variant& run_active(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
+  const Variant& v = active_variant(variants());
+  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(s.n) : 0);  // a forced *_bits variant
+  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
+  return v;
+}
+
+}  // namespace nnuelab::quantmoid4

@@ -1,0 +1,11 @@
+// sqr_crelu32 with AVX2 flags.
+#include "kernels/common/isa.h"
+#include "kernels/sqr_crelu32/techniques.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32 {
+
+// Two per-lane packs, then vpermd (act::X256::fix_packs32x2) restores the order.
+NNUELAB_SQR_CRELU32_DEFINE(packs_mulhi_permute, act::X256, false)
+NNUELAB_SQR_CRELU32_DEFINE(packs_mulhi_permute_bits, act::X256, true)
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32

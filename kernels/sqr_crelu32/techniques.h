@@ -1,0 +1,50 @@
+// sqr_crelu32 techniques over an act:: vector interface (kernels/common/activation.h),
+// instantiated by each ISA file inside its own namespace. Bits = true: the *_bits form
+// that also writes the output's nnz bitset (one bit per 4-byte chunk) as it stores.
+#pragma once
+#include "kernels/common/activation.h"
+#include "kernels/sqr_crelu32/sqr_crelu32.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32 {
+using namespace ::nnuelab::sqr_crelu32;
+
+// The packs + mulhi form (act::sqr_packed): narrow to int16 with saturation, square with
+// mulhi_epi16 (the high 16 bits of x*x), shift the rest. Exact for every int32 input only
+// for 5 <= shift <= 8: below 5 the total shift 2s + 7 is < 16 and the bits it keeps are in
+// the low half that mulhi drops; above 8 a large |x| narrowed to 32767 can square to less
+// than 127 (reference/sqr_crelu32.h).
+template <class V>
+const char* packs_mulhi_domain(const Shape& s) {
+  if (s.n % V::kBytes)
+    return V::kBytes == 16 ? "needs n % 16 == 0 (four int32x4 vectors per output vector)"
+           : V::kBytes == 32 ? "needs n % 32 == 0 (four int32x8 vectors per output vector)"
+                             : "needs n % 64 == 0 (four int32x16 vectors per output vector)";
+  if (s.shift > 8) return "needs shift <= 8 (it saturates to int16 before squaring)";
+  if (s.shift < 5) return "needs shift >= 5 (mulhi keeps x*x >> 16; 2*shift + 7 < 16 needs the low half)";
+  return nullptr;
+}
+
+template <class V, bool Bits>
+void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  constexpr int kLanes = V::kBytes / 4;
+  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const int vectors = s.n / V::kBytes;
+  act::BitWriter w(bits);
+  for (int k = 0; k < vectors; ++k) {
+    const std::int32_t* in = input + 4 * k * kLanes;
+    const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
+    const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
+    const auto out = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
+    V::store(output + k * V::kBytes, out);
+    if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
+  }
+  if constexpr (Bits) w.finish();
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
+
+#define NNUELAB_SQR_CRELU32_DEFINE(tech, V, Bits)                                                \
+  const char* tech##_supports(const Shape& s) { return packs_mulhi_domain<V>(s); }              \
+  void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
+    packs_mulhi_run<V, Bits>(s, in, out, b);                                                     \
+  }
