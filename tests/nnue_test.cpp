@@ -10,6 +10,7 @@
 #include "workloads/chess.h"
 #include "workloads/data.h"
 #include "kernels/affine/registry.h"
+#include "kernels/ft_output/registry.h"
 #include "workloads/engine.h"
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
@@ -149,6 +150,33 @@ TEST(NnueEngine, EveryAffineVariantPluggedIntoEachLayerIsExact) {
     }
   }
   EXPECT_GT(plugged, 10);
+}
+
+// Every ft_output variant (lane-ordered and *_bits producers included) in front of fc_0:
+// the engine permutes fc_0's columns to the declared order and feeds the bitset to a
+// bitset-reading fc_0; the values and the canonical bytes stay Stockfish's.
+TEST(NnueEngine, EveryFtOutputVariantPluggedInIsExact) {
+  NNUELAB_NEED_DATA(dir);
+  const Network& n = net(1536);
+  const auto rows = read_tsv(*dir + "/expected/sf16-nn-5af11540bbfe.tsv");
+  int plugged = 0;
+  for (const ft_output::Variant& v : ft_output::variants()) {
+    if (!v.info.available() || !ft_output::why_unsupported(v, {1536, ft_output::Form::kClamp127}).empty()) continue;
+    for (const char* fc0 : {"best", "reference", "affine/avx2/dense_blocked4"}) {
+      if (std::string(fc0).starts_with("affine/avx2") && !affine::variants().empty() &&
+          !find_variant(affine::variants(), fc0)->info.available())
+        continue;
+      const Engine engine(n, {{"ft_out", v.info.name}, {"fc0", fc0}});
+      ++plugged;
+      for (std::size_t i = 0; i < rows.size(); i += v.info.emulated ? 100 : 25) {
+        const Position pos = parse_fen(rows[i][0]);
+        const Evaluation e = engine.evaluate(pos);
+        ASSERT_EQ(e.positional, std::stoi(rows[i][4])) << v.info.name << " -> " << engine.choice().at("fc0") << ": " << rows[i][0];
+        ASSERT_EQ(e.ft_out, evaluate_reference(n, pos).ft_out) << v.info.name;
+      }
+    }
+  }
+  EXPECT_GT(plugged, 6);
 }
 
 TEST(NnueEngine, BadChoicesAreClearErrors) {

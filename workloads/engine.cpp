@@ -6,6 +6,8 @@
 
 #include "kernels/affine/registry.h"
 #include "kernels/crelu32/registry.h"
+#include "kernels/ft_output/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 #include "reference/affine.h"
 #include "reference/crelu32.h"
 #include "reference/ft.h"
@@ -26,7 +28,7 @@ struct LayerSpec {
 
 LayerSpec layer_spec(const std::string& layer, int l1) {
   if (layer == "ft") return {"ft_refresh", {}, l1};
-  if (layer == "ft_out") return {"ft_output", {}, l1};
+  if (layer == "ft_out") return {"ft_output", {}, l1};  // per perspective: l1 int16 -> l1/2 bytes
   if (layer == "fc0") return {"affine", {l1, kFc0Out}, 0};
   if (layer == "fc1") return {"affine", {kFc1In, kFc1Out}, 0};
   if (layer == "fc2") return {"affine", {kFc1Out, 1}, 0};
@@ -61,6 +63,34 @@ const crelu32::Variant* best_crelu32(const crelu32::Shape& s) {
   return best;
 }
 
+// The best native variant of an elementwise op at a shape: the last one in registry
+// order (baseline first) that this CPU runs on it, with or without the nnz bitset.
+template <class V, class Shape, class Why>
+const V* best_elementwise(std::span<const V> all, const Shape& s, Why why, bool want_bits) {
+  const V* best = nullptr;
+  for (const V& v : all)
+    if (!v.info.emulated && v.writes_bits == want_bits && why(v, s).empty()) best = &v;
+  return best;
+}
+
+// Picks `name` ("best", a variant name) of an elementwise op for a layer, or nullptr for
+// "reference"; clear errors for anything else.
+template <class V, class Shape, class Why, class Name>
+const V* choose_elementwise(std::span<const V> all, const std::string& layer, const std::string& name, const Shape& s,
+                            Why why, Name shape_name, bool want_bits) {
+  if (name == "reference") return nullptr;
+  if (name == "best") {
+    const V* v = best_elementwise(all, s, why, want_bits);
+    if (!v) v = best_elementwise(all, s, why, false);
+    return v;
+  }
+  const V* v = find_named(all, name);
+  if (!v) throw std::invalid_argument(layer + ": \"" + name + "\" is not a registered variant of this layer's op");
+  const std::string w = why(*v, s);
+  if (!w.empty()) throw std::invalid_argument(layer + ": " + name + " cannot run " + shape_name(s) + ": " + w);
+  return v;
+}
+
 }  // namespace
 
 LayerChoice layer_preset(const std::string& preset) {
@@ -69,7 +99,7 @@ LayerChoice layer_preset(const std::string& preset) {
   if (preset == "reference") return c;
   if (preset != "fast") throw std::invalid_argument("unknown preset \"" + preset + "\" (reference, fast)");
   // fc0's shape depends on the net; "best" is resolved per net by the Engine.
-  for (const char* l : {"fc0", "fc1", "fc2", "crelu0", "crelu1"}) c[l] = "best";
+  for (const char* l : {"ft_out", "fc0", "sqr0", "crelu0", "fc1", "crelu1", "fc2"}) c[l] = "best";
   return c;
 }
 
@@ -79,11 +109,23 @@ struct Engine::Impl {
   std::array<std::array<affine::Packed, kLayerStacks>, 3> packed;
   const crelu32::Variant* crelu0 = nullptr;
   const crelu32::Variant* crelu1 = nullptr;
+  const sqr_crelu32::Variant* sqr0 = nullptr;
+  // ft_out: its variant; when it leaves bytes in a lane order, fc_0's columns were
+  // permuted to match at prepare time (order: produced position -> canonical index over
+  // both halves); bits: it writes the nnz bitset and fc_0 reads it (run_with_bits).
+  const ft_output::Variant* ft_out = nullptr;
+  std::vector<int> ft_order;
+  bool bits = false;
 };
 
 Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_unique<Impl>()), net_(net) {
   for (const auto& l : layer_names()) choice_[l] = "reference";
-  for (const auto& [layer, name] : choice) {
+  for (const auto& [layer, name] : choice) layer_spec(layer, net.l1);  // unknown layers first
+  // In forward order: fc_0's prepare depends on ft_out's declared order and bitset.
+  std::vector<std::pair<std::string, std::string>> ordered;
+  for (const auto& l : layer_names())
+    if (auto it = choice.find(l); it != choice.end()) ordered.emplace_back(l, it->second);
+  for (const auto& [layer, name] : ordered) {
     const LayerSpec spec = layer_spec(layer, net.l1);
     std::string chosen = name;
     if (spec.op == "affine") {
@@ -105,11 +147,21 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
         chosen = v->info.name;
         for (int s = 0; s < kLayerStacks; ++s) {
           const LayerStack& st = net.stacks[s];
-          const affine::Canonical c = k == 0   ? affine::Canonical{spec.affine_shape, st.w0.data(), st.b0.data()}
+          std::vector<std::int8_t> w0;  // fc_0's columns in ft_out's produced order, when it has one
+          if (k == 0 && !impl_->ft_order.empty())
+            w0 = ft_output::permute_next_layer_columns(st.w0.data(), net.l1, kFc0Out, impl_->ft_order);
+          const affine::Canonical c = k == 0   ? affine::Canonical{spec.affine_shape, w0.empty() ? st.w0.data() : w0.data(), st.b0.data()}
                                       : k == 1 ? affine::Canonical{spec.affine_shape, st.w1.data(), st.b1.data()}
                                                : affine::Canonical{spec.affine_shape, st.w2.data(), st.b2.data()};
           impl_->packed[k][s] = affine::prepare(*v, c);
         }
+      }
+      if (k == 0) impl_->bits = impl_->ft_out && impl_->ft_out->writes_bits && v && v->run_bits;
+      if (k == 0 && impl_->ft_out && impl_->ft_out->writes_bits && !impl_->bits) {
+        // A bitset producer with a consumer that cannot read it: use its plain sibling.
+        const std::string plain = impl_->ft_out->info.name.substr(0, impl_->ft_out->info.name.size() - 5);
+        if (const auto* p = find_named(ft_output::variants(), plain)) impl_->ft_out = p;
+        choice_["ft_out"] = impl_->ft_out->info.name;
       }
     } else if (spec.op == "crelu32") {
       const crelu32::Shape s{spec.n, 6};
@@ -125,6 +177,26 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       }
       (layer == "crelu0" ? impl_->crelu0 : impl_->crelu1) = v;
       if (v) chosen = v->info.name;
+    } else if (spec.op == "ft_output") {
+      const ft_output::Shape s{net.l1, ft_output::Form::kClamp127};
+      // "best" wants the bitset when fc_0 will be a bitset consumer (the fast preset's is).
+      const bool want_bits = choice.count("fc0") && choice.at("fc0") == "best";
+      const ft_output::Variant* v = choose_elementwise(ft_output::variants(), layer, name, s, &ft_output::why_unsupported,
+                                                       &ft_output::shape_name, want_bits);
+      impl_->ft_out = v;
+      if (v && !ft_output::is_canonical_order(*v)) {
+        const std::vector<int> half = ft_output::output_order(*v, s);  // over l1/2 bytes
+        const int h = net.l1 / 2;
+        impl_->ft_order.resize(net.l1);
+        for (int p = 0; p < h; ++p) impl_->ft_order[p] = half[p], impl_->ft_order[h + p] = h + half[p];
+      }
+      if (v) chosen = v->info.name;
+    } else if (spec.op == "sqr_crelu32") {
+      const sqr_crelu32::Shape s{spec.n, 6};
+      impl_->sqr0 = choose_elementwise(sqr_crelu32::variants(), layer, name, s, &sqr_crelu32::why_unsupported,
+                                       &sqr_crelu32::shape_name, false);
+      if (impl_->sqr0 && impl_->sqr0->writes_bits) throw std::invalid_argument(layer + ": " + name + " writes an nnz bitset nothing here reads");
+      if (impl_->sqr0) chosen = impl_->sqr0->info.name;
     } else if (name != "reference") {
       throw std::invalid_argument(layer + " (" + spec.op + ") runs the reference only so far; \"" + name + "\" cannot be plugged in");
     }
@@ -159,7 +231,32 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
   }
   e.psqt = (psqt[0] - psqt[1]) / 2;
   lap("ft");
-  for (int half = 0; half < 2; ++half) ref::ft_output_clamp127(acc[half].data(), l1, e.ft_out.data() + half * (l1 / 2));
+  // fc_0's input as produced: canonical, or in ft_out's declared lane order (fc_0's
+  // columns were permuted to match); bits: its nnz bitset, both halves in one row.
+  std::vector<std::uint8_t> produced_store;
+  std::uint8_t* produced = e.ft_out.data();
+  std::vector<std::uint64_t> bits;
+  if (const ft_output::Variant* v = impl_->ft_out) {
+    if (!impl_->ft_order.empty()) produced = (produced_store.assign(l1, 0), produced_store.data());
+    const ft_output::Shape s{l1, ft_output::Form::kClamp127};
+    if (impl_->bits) {
+      const int h = l1 / 2, words = nnz_bitset_words(h), first = h / 4;  // half 1 starts at chunk l1/8
+      std::vector<std::uint64_t> half_bits(words);
+      bits.assign(nnz_bitset_words(l1), 0);
+      for (int half = 0; half < 2; ++half) {
+        ft_output::run(*v, s, acc[half].data(), produced + half * h, half_bits.data());
+        const int off = half * first;  // chunk offset of this half in fc_0's row
+        for (int w = 0; w < words; ++w) {
+          bits[(off + 64 * w) / 64] |= half_bits[w] << (off % 64);
+          if (off % 64 && (off + 64 * w) / 64 + 1 < int(bits.size())) bits[(off + 64 * w) / 64 + 1] |= half_bits[w] >> (64 - off % 64);
+        }
+      }
+    } else {
+      for (int half = 0; half < 2; ++half) ft_output::run(*v, s, acc[half].data(), produced + half * (l1 / 2));
+    }
+  } else {
+    for (int half = 0; half < 2; ++half) ref::ft_output_clamp127(acc[half].data(), l1, e.ft_out.data() + half * (l1 / 2));
+  }
   lap("ft_out");
 
   const LayerStack& st = net.stacks[e.bucket];
@@ -167,9 +264,15 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
     if (const affine::Variant* v = impl_->fc[k]) affine::run(*v, impl_->packed[k][e.bucket], x, y);
     else ref::affine(w, b, in, out, x, y);
   };
-  fc(0, st.w0.data(), st.b0.data(), l1, kFc0Out, e.ft_out.data(), e.fc0.data());
+  if (impl_->bits) affine::run_with_bits(*impl_->fc[0], impl_->packed[0][e.bucket], produced, bits.data(), e.fc0.data());
+  else fc(0, st.w0.data(), st.b0.data(), l1, kFc0Out, produced, e.fc0.data());
   lap("fc0");
-  ref::sqr_crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data());
+  if (!impl_->ft_order.empty()) {  // report the canonical bytes (outside the timed layers)
+    for (int p = 0; p < l1; ++p) e.ft_out[impl_->ft_order[p]] = produced[p];
+    if (times) t = Clock::now();
+  }
+  if (impl_->sqr0) sqr_crelu32::run(*impl_->sqr0, {kFc0Out - 1, 6}, e.fc0.data(), e.ac0.data());
+  else ref::sqr_crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data());
   lap("sqr0");
   if (impl_->crelu0) crelu32::run(*impl_->crelu0, {kFc0Out - 1, 6}, e.fc0.data(), e.ac0.data() + (kFc0Out - 1));
   else ref::crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data() + (kFc0Out - 1));
