@@ -59,7 +59,8 @@ class Chart:
         self.png = os.path.join(out_dir, name + ".png")
         self.svg = os.path.join(out_dir, name + ".svg")
         self.csv = os.path.join(out_dir, name + ".csv")
-        self.notes = []   # findings printed with the chart (crossovers)
+        self.notes = []        # findings printed with the chart (crossovers), one line each
+        self.crossovers = []   # the same as dicts, for the report's table
 
     @property
     def paths(self):
@@ -104,7 +105,7 @@ def crossover(best_sparse, dense_ns):
         return best_sparse[i][0], "sparse wins at every measured density"
     (p0, t0), (p1, t1) = best_sparse[i], best_sparse[i + 1]
     p = p0 + (dense_ns - t0) * (p1 - p0) / (t1 - t0) if t1 != t0 else p0
-    return p, f"sparse wins below {p:.1f}%"
+    return p, f"sparse wins below {p:.1f}% (interpolated between the grid points {p0:g}% and {p1:g}%)"
 
 
 def variant_styles(results):
@@ -171,8 +172,13 @@ def chart_affine_density(files, out_dir):
                     p, how = crossover(sorted(best.items()), d.time)
                     note = f"affine {shape}, {kind} density, {rf.label}: {how} (best dense {d_var} {d.time:.1f} ns)"
                     chart.notes.append(note)
+                    chart.crossovers.append(dict(machine=rf.label, shape=shape, kind=kind, pct=p, how=how,
+                                                 dense=d_var, dense_ns=d.time))
                     rows.append([rf.label, shape, kind, "crossover", "", f"{p:.2f}" if p is not None else "none", ""])
-                    if p is not None:
+                    if p is None:
+                        ax.text(0.02, 0.97, "no crossover: dense wins at every measured density", color="crimson",
+                                transform=ax.transAxes, va="top", fontsize=9)
+                    else:
                         ax.axvline(p, color="crimson", lw=2, alpha=0.7)
                         ax.annotate(f"crossover\n{p:.1f}%", (p, 0.96), xycoords=("data", "axes fraction"),
                                     ha="right" if p > 20 else "left", va="top", color="crimson", fontsize=9,

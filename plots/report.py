@@ -136,10 +136,23 @@ def render_html(files, charts, sem, out_path):
              "inputs. <em>x ref</em> is the speedup over the op's scalar reference at the same shape, measured in the "
              "same run; <em>% peak</em> is the useful int8 MAC rate as % of the ISA's measured peak. Emulated "
              "(SIMDe) variants are never shown as speed.</p>"]
-    notes = [n for c in charts for n in c.notes]
     parts.append("<h2 id='crossovers'>Where sparse overtakes dense (affine)</h2>")
-    parts.append("<ul class='notes'>" + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>" if notes else
-                 "<p>No affine density sweep in these results.</p>")
+    crossovers = [x for c in charts for x in c.crossovers]
+    if crossovers:
+        parts.append("<p>The input density below which the best sparse variant is faster than the best dense one "
+                     "(linear interpolation between the two grid points around the crossing; the quick grid has only "
+                     "15% and 100%, <code>./lab bench --full</code> measures 0.5-100%).</p>"
+                     "<table><tr><th>machine</th><th>shape</th><th>density kind</th><th>sparse wins below</th>"
+                     "<th>best dense variant</th><th>its ns/call</th></tr>")
+        for x in crossovers:
+            where = (f"{x['pct']:.1f}%" if x["pct"] is not None and x["pct"] < 100 else
+                     "every density" if x["pct"] is not None else "never (dense wins everywhere)")
+            parts.append(f"<tr><td>{esc(x['machine'])}</td><td>{esc(x['shape'])}</td><td>{esc(x['kind'])}</td>"
+                         f"<td class='num'><b>{esc(where)}</b></td><td><code>{esc(x['dense'])}</code></td>"
+                         f"<td class='num'>{x['dense_ns']:.1f}</td></tr>")
+        parts.append("</table>")
+    else:
+        parts.append("<p>No affine density sweep in these results.</p>")
     parts.append("<h2 id='winners'>Winners per op, shape and density</h2><p>The fastest native variant at each "
                  "point of the quick grid (dense, chunk 15%, byte 15%) and on real traces; every density of the "
                  "full grid is in the charts' CSV files.</p>")
