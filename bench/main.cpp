@@ -30,7 +30,8 @@ std::string hms(double seconds) {
 // The console table as usual (stdout), plus one progress line on stderr per finished
 // benchmark: overwritten in place on a terminal; in a log (not a tty) at most one line per
 // 10 seconds, and always the last one. Google Benchmark calls ReportRuns once per
-// benchmark, after all its repetitions, so the count is of benchmarks, not runs.
+// benchmark after all its repetitions (plus once for their aggregates), so the count is of
+// benchmarks, not runs.
 class ProgressReporter : public benchmark::ConsoleReporter {
  public:
   explicit ProgressReporter(std::size_t total)
@@ -40,6 +41,9 @@ class ProgressReporter : public benchmark::ConsoleReporter {
 
   void ReportRuns(const std::vector<Run>& runs) override {
     ConsoleReporter::ReportRuns(runs);
+    // With repetitions the aggregates (mean, median, ...) come as a second report of the
+    // same benchmark: not another benchmark done.
+    if (!runs.empty() && runs.front().run_type == Run::RT_Aggregate) return;
     ++done_;
     const double elapsed = nnuelab::bench::run_elapsed_seconds();
     const bool last = done_ >= total_;

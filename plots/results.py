@@ -122,8 +122,9 @@ class ResultFile:
 
     @property
     def title(self):
-        """CPU, compiler and date: every chart's title line for this file."""
-        return f"{self.cpu} | {self.compiler} | {self.date}"
+        """CPU (the label: CPU, plus the file name when several files share a CPU), compiler
+        and date: every chart's title line for this file."""
+        return f"{self.label} | {self.compiler} | {self.date}"
 
     def __iter__(self):
         return iter(self.results.values())
