@@ -170,7 +170,7 @@ def chart_affine_density(files, out_dir):
                 if dense and best:
                     d_var, d = min(dense.items(), key=lambda kv: kv[1].time)
                     p, how = crossover(sorted(best.items()), d.time)
-                    note = f"affine {shape}, {kind} density, {rf.label}: {how} (best dense {d_var} {d.time:.1f} ns)"
+                    note = f"affine {shape}, {kind} density, {rf.label}: {how}; best dense {d_var} {d.time:.1f} ns"
                     chart.notes.append(note)
                     chart.crossovers.append(dict(machine=rf.label, shape=shape, kind=kind, pct=p, how=how,
                                                  dense=d_var, dense_ns=d.time))
