@@ -13,7 +13,9 @@ namespace nnuelab::bench {
 namespace {
 Grid g_grid = Grid::kQuick;
 double g_min_time = 0.5;
+double g_budget = 0;
 using Clock = std::chrono::steady_clock;
+Clock::time_point g_run_start = Clock::now();
 }  // namespace
 
 // The cost of one now()/now() pair, measured once: the median of many back-to-back reads.
@@ -34,6 +36,12 @@ double clock_overhead_ns() {
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
 void set_min_time(double seconds) { g_min_time = seconds; }
+
+void set_budget(double seconds) { g_budget = seconds; }
+double budget() { return g_budget; }
+void start_run_clock() { g_run_start = Clock::now(); }
+double run_elapsed_seconds() { return std::chrono::duration<double>(Clock::now() - g_run_start).count(); }
+bool budget_exhausted() { return g_budget > 0 && run_elapsed_seconds() > g_budget; }
 
 std::vector<workloads::Density> density_grid() {
   using workloads::DensityKind;
@@ -99,6 +107,12 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
   } else {
     const bool emulated = info && info->emulated;
     b = benchmark::RegisterBenchmark(name.c_str(), [body, emulated](benchmark::State& st) {
+      if (budget_exhausted()) {  // skipped, not timed: the loop below exits at once
+        st.SkipWithError("time budget exhausted");
+        for (auto _ : st) {
+        }
+        return;
+      }
       if (emulated) st.SetLabel("emulated");
       body(st);
     });

@@ -85,6 +85,15 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
 // --benchmark_min_time as given on the command line (Google Benchmark's 0.5 s otherwise).
 void set_min_time(double seconds);
 
+// The time budget of a run (--budget=SECONDS; 0 = none). The clock starts at
+// start_run_clock(); once the budget is spent every benchmark still to run skips at once
+// with the error "time budget exhausted", so the JSON output stays complete and valid.
+void set_budget(double seconds);
+double budget();
+void start_run_clock();
+double run_elapsed_seconds();
+bool budget_exhausted();
+
 // Adds the machine context (CPU, features, compiler, ISA flags) to the JSON output.
 void add_context();
 

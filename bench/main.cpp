@@ -1,17 +1,100 @@
-// nnuelab_bench [--grid=quick|full] [Google Benchmark flags]
-// Registers every op x variant x shape x density at run time from the registries.
+// nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [Google Benchmark flags]
+// Registers every op x variant x shape x density at run time from the registries, and
+// prints progress to stderr: [bench] done/total  elapsed  remaining.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "bench/harness.h"
 #include "bench/register.h"
 
+namespace {
+
+std::string hms(double seconds) {
+  const long s = long(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ldh%02ldm%02lds", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
+  return buf;
+}
+
+// The console table as usual (stdout), plus one progress line on stderr per finished
+// benchmark: overwritten in place on a terminal; in a log (not a tty) at most one line per
+// 10 seconds, and always the last one. Google Benchmark calls ReportRuns once per
+// benchmark after all its repetitions (plus once for their aggregates), so the count is of
+// benchmarks, not runs.
+class ProgressReporter : public benchmark::ConsoleReporter {
+ public:
+  explicit ProgressReporter(std::size_t total)
+      : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular),
+        total_(total),
+        tty_(isatty(STDERR_FILENO) != 0) {}
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    // With repetitions the aggregates (mean, median, ...) come as a second report of the
+    // same benchmark: not another benchmark done.
+    if (!runs.empty() && runs.front().run_type == Run::RT_Aggregate) return;
+    ++done_;
+    const double elapsed = nnuelab::bench::run_elapsed_seconds();
+    const bool last = done_ >= total_;
+    if (!tty_ && !last && elapsed - last_print_ < 10) return;
+    last_print_ = elapsed;
+    // Remaining: the mean time per benchmark so far times what is left, capped by the budget.
+    double remaining = done_ ? elapsed / double(done_) * double(total_ - std::min(done_, total_)) : 0;
+    const double budget = nnuelab::bench::budget();
+    if (budget > 0) remaining = std::max(0.0, std::min(remaining, budget - elapsed));
+    std::fprintf(stderr, "%s[bench] %zu/%zu  elapsed %s  remaining ~%s%s%s", tty_ ? "\r" : "", done_, total_,
+                 hms(elapsed).c_str(), hms(remaining).c_str(),
+                 nnuelab::bench::budget_exhausted() ? "  (budget exhausted: skipping the rest)" : "",
+                 tty_ && !last ? "   " : "\n");
+    std::fflush(stderr);
+  }
+
+ private:
+  std::size_t total_;
+  std::size_t done_ = 0;
+  bool tty_;
+  double last_print_ = -1e9;
+};
+
+// Output discarded: for the listing pass that counts the benchmarks.
+class NullReporter : public benchmark::ConsoleReporter {
+ public:
+  NullReporter() { SetOutputStream(&sink_); SetErrorStream(&sink_); }
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+
+ private:
+  std::ostringstream sink_;
+};
+
+// Initialize() with an extra flag appended to the program's own arguments; false when
+// arguments are left that neither we nor Google Benchmark know (reported on stderr).
+bool initialize(std::vector<char*> args, const char* extra) {
+  if (extra) args.push_back(const_cast<char*>(extra));
+  int argc = int(args.size());
+  args.push_back(nullptr);
+  benchmark::Initialize(&argc, args.data());
+  return !benchmark::ReportUnrecognizedArguments(argc, args.data());
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace nnuelab;
-  // Our own flag first; everything else goes to Google Benchmark.
+  // Our own flags first; everything else goes to Google Benchmark.
   int kept = 1;
+  bool list_only = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--grid=full") == 0) {
       bench::set_grid(bench::Grid::kFull);
@@ -20,24 +103,45 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--grid", 6) == 0) {
       std::fprintf(stderr, "nnuelab_bench: unknown %s (use --grid=quick or --grid=full)\n", argv[i]);
       return 2;
+    } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {
+      char* end = nullptr;
+      const double b = std::strtod(argv[i] + 9, &end);
+      if (end == argv[i] + 9 || *end != '\0' || b < 0) {
+        std::fprintf(stderr, "nnuelab_bench: bad %s (use --budget=SECONDS)\n", argv[i]);
+        return 2;
+      }
+      bench::set_budget(b);
     } else {
       // Peek at the minimum time: the harness scales it per benchmark (see harness.h).
       if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) bench::set_min_time(std::atof(argv[i] + 21));
+      if (std::strncmp(argv[i], "--benchmark_list_tests", 22) == 0 && std::strcmp(argv[i], "--benchmark_list_tests=false") != 0)
+        list_only = true;
       argv[kept++] = argv[i];
     }
   }
   argc = kept;
   try {
     check_forced_variant();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+    const std::vector<char*> args(argv, argv + argc);
+    // First pass in listing mode: the number of benchmarks the filter selects, the progress
+    // line's total. (Google Benchmark keeps its flags internal; Initialize sets them.)
+    if (!initialize(args, list_only ? nullptr : "--benchmark_list_tests=true")) return 2;
     bench::add_context();
     bench::register_affine();
     bench::register_activations();
     bench::register_find_nnz();
     bench::register_dot_u8i8();
     bench::register_pool();
-    benchmark::RunSpecifiedBenchmarks();
+    if (list_only) {
+      benchmark::RunSpecifiedBenchmarks();
+    } else {
+      NullReporter counter;
+      const std::size_t total = benchmark::RunSpecifiedBenchmarks(&counter);
+      initialize(args, "--benchmark_list_tests=false");
+      ProgressReporter progress(total);
+      bench::start_run_clock();
+      benchmark::RunSpecifiedBenchmarks(&progress);
+    }
     benchmark::Shutdown();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nnuelab_bench: %s\n", e.what());

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness.h"
 #include "kernels/dot_u8i8/registry.h"
 
 namespace nnuelab::bench {
@@ -71,6 +72,12 @@ void register_peak_benchmarks() {
     } else {
       const PeakKernel* kp = &k;
       b = benchmark::RegisterBenchmark(name.c_str(), [kp](benchmark::State& st) {
+        if (budget_exhausted()) {
+          st.SkipWithError("time budget exhausted");
+          for (auto _ : st) {
+          }
+          return;
+        }
         constexpr std::int64_t kRounds = 1 << 14;  // tens of microseconds per call
         std::int64_t macs = 0;
         double total_macs = 0, total_ns = 0;

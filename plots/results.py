@@ -1,0 +1,226 @@
+"""Reading benchmark result files written by ./lab bench (Google Benchmark JSON).
+
+The one parser of result files: summary.py, plot.py and report.py all import it.
+Standard library only (summary.py runs without matplotlib).
+
+A result name follows the harness grammar <op>/<isa>/<technique>/<shape>/<kind>:<percent>,
+e.g. affine/avx2/dense_rows4/64x32/dense:100; Google Benchmark appends /min_time:<s> and
+/manual_time, which base_name() strips.
+"""
+import glob
+import json
+import os
+import re
+import statistics
+from collections import OrderedDict
+
+NAME = re.compile(r"^(?P<op>[a-z0-9_]+)/(?P<isa>[a-z0-9-]+)/(?P<tech>[a-z0-9_]+)/"
+                  r"(?P<shape>[^/]+)/(?P<kind>[a-z0-9-]+):(?P<pct>[0-9.]+)")
+
+# Google Benchmark appends these to the names the harness registers.
+GB_SUFFIX = re.compile(r"/(min_time:[0-9.]+|manual_time|repeats:[0-9]+|iterations:[0-9]+|real_time)")
+
+# Keys of a Google Benchmark JSON entry that are not user counters.
+GB_FIELDS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+             "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit", "label",
+             "error_occurred", "error_message", "aggregate_name", "aggregate_unit"}
+
+TIME_SCALE = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+class ResultError(Exception):
+    """A result file that is missing or not a benchmark result; the message says which and why."""
+
+
+def base_name(name):
+    """The grammar name <op>/<isa>/<technique>/<shape>/<kind>:<percent> of a result."""
+    return GB_SUFFIX.sub("", name)
+
+
+def parse(name):
+    """The fields of a grammar name as a dict (op, isa, tech, shape, kind, pct), or None."""
+    m = NAME.match(name)
+    return m.groupdict() if m else None
+
+
+class Result:
+    """One benchmark: all its repetitions folded into medians."""
+
+    def __init__(self, name):
+        self.name = name
+        p = parse(name) or {}
+        self.op = p.get("op")
+        self.isa = p.get("isa")
+        self.tech = p.get("tech")
+        self.shape = p.get("shape")
+        self.kind = p.get("kind")
+        self.pct = float(p["pct"]) if p else None
+        self.times = []        # ns per call, one per repetition
+        self._counters = {}    # name -> list of values, one per repetition
+        self.label = ""
+        self.error = None      # the error message of a skipped benchmark (unavailable, budget)
+
+    @property
+    def variant(self):
+        """op/isa/technique: the registry name."""
+        return f"{self.op}/{self.isa}/{self.tech}"
+
+    @property
+    def density(self):
+        return f"{self.kind}:{self.pct:g}" if self.kind else None
+
+    @property
+    def time(self):
+        """Median ns per call, or None when it never ran."""
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def counters(self):
+        return {k: statistics.median(v) for k, v in self._counters.items()}
+
+    def counter(self, key, default=None):
+        v = self._counters.get(key)
+        return statistics.median(v) if v else default
+
+    @property
+    def emulated(self):
+        """SIMDe-emulated: timed only to show it runs, never a speed claim."""
+        return (self.isa or "").endswith("-emu") or self.label == "emulated"
+
+    @property
+    def is_reference(self):
+        return self.isa == "scalar" and self.tech == "reference"
+
+    @property
+    def ok(self):
+        """Ran natively: a time that may be plotted as speed."""
+        return self.error is None and bool(self.times) and not self.emulated
+
+
+class ResultFile:
+    """One result file: the machine context and the results in file order."""
+
+    def __init__(self, path, context, results):
+        self.path = path
+        self.context = context
+        self.results = results   # OrderedDict name -> Result
+        self.label = self.cpu    # made unique by label_files() when several files share a CPU
+
+    @property
+    def cpu(self):
+        c = self.context
+        return c.get("nnuelab_cpu_model") or c.get("host_name") or os.path.basename(self.path)
+
+    @property
+    def compiler(self):
+        return self.context.get("nnuelab_compiler", "unknown compiler")
+
+    @property
+    def date(self):
+        """The day of the run (the context's ISO timestamp, date part)."""
+        return str(self.context.get("date", "unknown date"))[:10]
+
+    @property
+    def title(self):
+        """CPU (the label: CPU, plus the file name when several files share a CPU), compiler
+        and date: every chart's title line for this file."""
+        return f"{self.label} | {self.compiler} | {self.date}"
+
+    def __iter__(self):
+        return iter(self.results.values())
+
+    def select(self, op=None, ok=True, **fields):
+        """Results of an op (and matching other fields); by default only native timed ones."""
+        out = []
+        for r in self.results.values():
+            if op is not None and r.op != op:
+                continue
+            if ok and not r.ok:
+                continue
+            if any(getattr(r, k) != v for k, v in fields.items()):
+                continue
+            out.append(r)
+        return out
+
+    def reference_time(self, r):
+        """The op's scalar reference time at r's shape: at the same density when measured
+        there, else at any density (affine's reference is timed once, at dense inputs)."""
+        best = None
+        for x in self.results.values():
+            if x.op == r.op and x.shape == r.shape and x.is_reference and x.time:
+                if x.density == r.density:
+                    return x.time
+                best = best or x.time
+        return best
+
+    def speedup(self, r):
+        ref = self.reference_time(r)
+        return ref / r.time if ref and r.time else None
+
+
+def load(path):
+    """Reads one result file; ResultError with a clear message if missing or corrupt."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+    except FileNotFoundError:
+        raise ResultError(f"{path}: no such file (run ./lab bench first)") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ResultError(f"{path}: cannot read: {e}") from None
+    except json.JSONDecodeError as e:
+        raise ResultError(f"{path}: not a benchmark result: invalid JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        raise ResultError(f"{path}: not a benchmark result: no \"benchmarks\" list "
+                          "(expected Google Benchmark JSON from ./lab bench)")
+    results = OrderedDict()
+    for b in data["benchmarks"]:
+        if not isinstance(b, dict) or "name" not in b:
+            raise ResultError(f"{path}: not a benchmark result: an entry without a name")
+        if b.get("run_type") == "aggregate":
+            continue   # medians are recomputed from the repetitions
+        name = base_name(b["name"])
+        r = results.get(name) or results.setdefault(name, Result(name))
+        if b.get("label"):
+            r.label = b["label"]
+        if b.get("error_occurred"):
+            r.error = b.get("error_message") or "error"
+            continue
+        try:
+            r.times.append(float(b["real_time"]) * TIME_SCALE[b.get("time_unit", "ns")])
+        except (KeyError, TypeError, ValueError):
+            raise ResultError(f"{path}: not a benchmark result: {name} has no valid real_time") from None
+        for k, v in b.items():
+            if k not in GB_FIELDS and isinstance(v, (int, float)):
+                r._counters.setdefault(k, []).append(float(v))
+    return ResultFile(path, data.get("context") or {}, results)
+
+
+def label_files(files):
+    """Labels files by CPU; files sharing a CPU also get their file name."""
+    cpus = [f.cpu for f in files]
+    for f in files:
+        f.label = f.cpu if cpus.count(f.cpu) == 1 else f"{f.cpu} ({os.path.basename(f.path)})"
+    return files
+
+
+def load_all(paths):
+    return label_files([load(p) for p in paths])
+
+
+def newest(results_dir="results"):
+    """The most recent result file of ./lab bench in results_dir, or None.
+    Committed baselines and samples are not runs of this machine: left out."""
+    cands = [p for p in glob.glob(os.path.join(results_dir, "*.json"))
+             if not os.path.basename(p).startswith(("baseline-", "sample-"))]
+    return max(cands, key=os.path.getmtime) if cands else None
+
+
+def default_paths(paths, results_dir="results"):
+    """The given files, or the newest result; ResultError when there is none."""
+    if paths:
+        return list(paths)
+    p = newest(results_dir)
+    if not p:
+        raise ResultError(f"no result files in {results_dir}/: run ./lab bench first "
+                          "(or name result files on the command line)")
+    return [p]

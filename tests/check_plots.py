@@ -1,0 +1,127 @@
+#!/usr/bin/python3
+"""CTest checks of plots/plot.py and plots/report.py.
+
+    check_plots.py render SOURCE_DIR SAMPLE.json   every expected chart, CSV, page is written
+    check_plots.py bad-input SOURCE_DIR            missing/corrupt inputs fail with a clear message
+
+Exits 77 (CTest SKIP_RETURN_CODE) when /usr/bin/python3 lacks matplotlib: the charts were
+not checked, which is not a pass.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+SKIP = 77
+
+# The charts of the checked-in sample (affine 1024x32 and 64x32, find_nnz 1024, dot_u8i8,
+# crelu16/32, peak): one PNG, SVG and CSV each.
+EXPECTED_CHARTS = ["affine_density_1024x32", "find_nnz_density", "dot_u8i8_isa", "isa_speedup_peak", "byte_vs_chunk"]
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def run(args, cwd=None):
+    p = subprocess.run([sys.executable] + args, cwd=cwd, capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check_chart_files(plots_dir, where):
+    for name in EXPECTED_CHARTS:
+        for ext in ("png", "svg", "csv"):
+            path = os.path.join(plots_dir, f"{name}.{ext}")
+            ok = os.path.isfile(path) and os.path.getsize(path) > 0
+            check(ok, f"{where}: {name}.{ext} exists and is not empty")
+            if not ok:
+                continue
+            with open(path, "rb") as f:
+                head = f.read(4096)
+            if ext == "png":
+                check(head.startswith(b"\x89PNG\r\n\x1a\n"), f"{where}: {name}.png is a PNG")
+            elif ext == "svg":
+                check(b"<svg" in head, f"{where}: {name}.svg is an SVG")
+            else:
+                lines = open(path).read().splitlines()
+                check(len(lines) >= 2, f"{where}: {name}.csv has a header and data rows")
+                check(not any("-emu/" in l for l in lines), f"{where}: {name}.csv has no emulated variant")
+
+
+def render(src, sample):
+    with tempfile.TemporaryDirectory() as tmp:
+        plots = os.path.join(tmp, "plots")
+        code, out, err = run([os.path.join(src, "plots", "plot.py"), "--out", plots, sample])
+        check(code == 0, f"plot.py exits 0 (got {code}; stderr: {err.strip()[-500:]})")
+        check("crossover: affine 1024x32" in out, "plot.py prints the affine crossover")
+        check_chart_files(plots, "plot.py")
+        page = os.path.join(tmp, "report", "report.html")
+        code, out, err = run([os.path.join(src, "plots", "report.py"), "--out", page, sample])
+        check(code == 0, f"report.py exits 0 (got {code}; stderr: {err.strip()[-500:]})")
+        check_chart_files(os.path.join(tmp, "report", "plots"), "report.py")
+        md = os.path.join(tmp, "report", "report.md")
+        for path in (page, md):
+            check(os.path.isfile(path) and os.path.getsize(path) > 0, f"{os.path.basename(path)} exists and is not empty")
+        if os.path.isfile(page):
+            text = open(page, encoding="utf-8").read()
+            check(text.count("src='data:image/png;base64,") == len(EXPECTED_CHARTS),
+                  "report.html has every chart inline as a data URI")
+            check("<link " not in text and "<script" not in text, "report.html loads nothing from elsewhere")
+            check("quantmoid4" in text and "id='semantics'" in text, "report.html has the semantics table")
+            check("Winners" in text and "affine/avx2/" in text, "report.html has the winners tables")
+            check("nnuelab_cpu_model" not in text and "CPU features" in text, "report.html has the machine context")
+        if os.path.isfile(md):
+            text = open(md, encoding="utf-8").read()
+            check("| op | shape | density |" in text and "sparse wins below" in text, "report.md has winners and crossovers")
+
+
+def bad_input(src):
+    plot, report = os.path.join(src, "plots", "plot.py"), os.path.join(src, "plots", "report.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        corrupt = os.path.join(tmp, "corrupt.json")
+        with open(corrupt, "w") as f:
+            f.write('{"context": {}, "benchmarks": [{"name": "affine/avx2/x/1x1/dense:100", "real_')
+        not_result = os.path.join(tmp, "other.json")
+        with open(not_result, "w") as f:
+            f.write('{"hello": 1}')
+        missing = os.path.join(tmp, "missing.json")
+        cases = [(missing, "no such file"), (corrupt, "not a benchmark result"), (not_result, "not a benchmark result")]
+        for script in (plot, report):
+            name = os.path.basename(script)
+            for path, message in cases:
+                code, out, err = run([script, "--out", os.path.join(tmp, "out", "x.html" if script == report else ""),
+                                      path])
+                check(code != 0, f"{name} {os.path.basename(path)}: fails (exit {code})")
+                check(message in err and path in err, f"{name} {os.path.basename(path)}: says '{message}' and names the file")
+                check("Traceback" not in err, f"{name} {os.path.basename(path)}: no traceback")
+            # No file given and no results/ in the working directory: says what to do.
+            code, out, err = run([script, "--out", os.path.join(tmp, "out2", "x.html")], cwd=tmp)
+            check(code != 0 and "run ./lab bench first" in err, f"{name} without results: says to run ./lab bench first")
+
+
+def main(argv):
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        print("SKIP: /usr/bin/python3 has no matplotlib (apt-get install python3-matplotlib)")
+        return SKIP
+    if len(argv) == 3 and argv[0] == "render":
+        render(argv[1], argv[2])
+    elif len(argv) == 2 and argv[0] == "bad-input":
+        bad_input(argv[1])
+    else:
+        print(__doc__)
+        return 2
+    if failures:
+        print(f"{len(failures)} check(s) failed")
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
