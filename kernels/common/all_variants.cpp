@@ -6,6 +6,8 @@
 #include "kernels/crelu32/registry.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "kernels/find_nnz/registry.h"
+#include "kernels/ft_refresh/registry.h"
+#include "kernels/ft_update/registry.h"
 
 namespace nnuelab {
 namespace {
@@ -22,6 +24,8 @@ std::vector<const VariantInfo*> all_variants() {
   append(out, crelu32::variants());
   append(out, dot_u8i8::variants());
   append(out, find_nnz::variants());
+  append(out, ft_refresh::variants());
+  append(out, ft_update::variants());
   return out;
 }
 
