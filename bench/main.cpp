@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     bench::register_activations();
     bench::register_find_nnz();
     bench::register_dot_u8i8();
+    bench::register_ft();
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   } catch (const std::exception& e) {

@@ -6,4 +6,5 @@ void register_affine();
 void register_activations();
 void register_find_nnz();   // bench/find_nnz_bench.cpp
 void register_dot_u8i8();   // bench/dot_u8i8_bench.cpp (also the per-ISA peak benchmarks)
+void register_ft();         // bench/ft_bench.cpp (ft_refresh, ft_update)
 }  // namespace nnuelab::bench
