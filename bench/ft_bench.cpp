@@ -56,11 +56,19 @@ struct IdPool {
   const std::uint32_t* call(int i) const { return ids.data() + std::size_t(i % kPoolInputs) * per_call; }
 };
 
+// Where a pool's rows come from.
+enum class Rows {
+  kAnyBucket,    // any of the 64 buckets: mostly cold rows (a refresh), density kind "dense"
+  kGameBuckets,  // kGameBuckets: L3-sized (an update), density kind "dense"
+  kHot,          // the first kHotRows features of bucket 0 (192 KB at L1 = 1024): L2-hot rows,
+                 // the compute-bound case, density kind "l2hot"
+};
+constexpr int kHotRows = 96;
+
 // lists[k] ids per list k; each perspective (group of lists) draws one bucket.
-// any_bucket: draw the bucket from all 64 (refresh), else from kGameBuckets (update).
-const IdPool& id_pool(const std::vector<int>& lists, int perspectives, bool any_bucket) {
-  static std::map<std::tuple<std::vector<int>, int, bool>, std::unique_ptr<IdPool>> cache;
-  auto& slot = cache[{lists, perspectives, any_bucket}];
+const IdPool& id_pool(const std::vector<int>& lists, int perspectives, Rows rows) {
+  static std::map<std::tuple<std::vector<int>, int, Rows>, std::unique_ptr<IdPool>> cache;
+  auto& slot = cache[{lists, perspectives, rows}];
   if (!slot) {
     int per_persp = 0;
     for (int n : lists) per_persp += n;
@@ -71,11 +79,13 @@ const IdPool& id_pool(const std::vector<int>& lists, int perspectives, bool any_
     std::vector<std::uint32_t> piece(kBucket);
     for (int c = 0; c < kPoolInputs; ++c)
       for (int p = 0; p < perspectives; ++p) {
-        const int bucket = any_bucket ? int(rng.uniform(0, kFeatures / kBucket - 1))
-                                      : kGameBuckets[rng.uniform(0, std::size(kGameBuckets) - 1)];
+        const int bucket = rows == Rows::kAnyBucket   ? int(rng.uniform(0, kFeatures / kBucket - 1))
+                           : rows == Rows::kGameBuckets ? kGameBuckets[rng.uniform(0, std::size(kGameBuckets) - 1)]
+                                                        : 0;
+        const int span = rows == Rows::kHot ? kHotRows : kBucket;
         const std::uint32_t base = std::uint32_t(bucket) * kBucket;
-        for (int i = 0; i < kBucket; ++i) piece[i] = base + i;
-        for (int k = 0; k < per_persp; ++k) std::swap(piece[k], piece[rng.uniform(k, kBucket - 1)]);  // partial shuffle
+        for (int i = 0; i < span; ++i) piece[i] = base + i;
+        for (int k = 0; k < per_persp; ++k) std::swap(piece[k], piece[rng.uniform(k, span - 1)]);  // partial shuffle
         out = std::copy_n(piece.begin(), per_persp, out);
       }
   }
@@ -87,8 +97,8 @@ const IdPool& id_pool(const std::vector<int>& lists, int perspectives, bool any_
 // kernel(ids of one call, acc[2]). Outputs rotate through a batch of accumulators, like the
 // accumulator stack of an engine.
 template <class Kernel>
-void time_refresh(benchmark::State& state, const ft_refresh::Shape& s, Kernel&& kernel) {
-  const IdPool& pool = id_pool({s.active}, s.perspectives, true);
+void time_refresh(benchmark::State& state, const ft_refresh::Shape& s, Rows rows, Kernel&& kernel) {
+  const IdPool& pool = id_pool({s.active}, s.perspectives, rows);
   const int batch = batch_size(std::size_t(s.l1) * 2 * s.perspectives);
   workloads::Buffer<std::int16_t> acc(std::size_t(s.l1) * 2 * batch);
   int first = 0;
@@ -102,27 +112,27 @@ void time_refresh(benchmark::State& state, const ft_refresh::Shape& s, Kernel&& 
   state.counters["adds"] = benchmark::Counter(double(s.active) * s.l1 * s.perspectives, benchmark::Counter::kIsIterationInvariantRate);
 }
 
-void register_refresh(const ft_refresh::Shape& s) {
+void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) {
   std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
   suffix += ft_refresh::shape_name(s);
-  suffix += "/dense:100";
+  suffix += rows == Rows::kHot ? "/l2hot:100" : "/dense:100";
   const std::size_t bytes = std::size_t(s.l1) * 2 * s.perspectives;
   if (!forced_variant())
-    register_variant_benchmark("ft_refresh/scalar/reference" + suffix, nullptr, bytes, [s](benchmark::State& st) {
+    register_variant_benchmark("ft_refresh/scalar/reference" + suffix, nullptr, bytes, [s, rows](benchmark::State& st) {
       const std::int16_t* w = weights_for(s.l1);
       const std::int16_t* bias = w;  // any l1 int16 will do
-      time_refresh(st, s, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
+      time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
         ref::ft_refresh(bias, w, s.l1, s.features, ids, s.active, a0);
         if (s.perspectives == 2) ref::ft_refresh(bias, w, s.l1, s.features, ids + s.active, s.active, a1);
       });
     });
   for (const ft_refresh::Variant* v : selected_variants(ft_refresh::variants())) {
     if (v->info.available() && !ft_refresh::why_unsupported(*v, s).empty()) continue;
-    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, [v, s](benchmark::State& st) {
+    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, [v, s, rows](benchmark::State& st) {
       ft_refresh::Args a;
       a.weights = weights_for(s.l1);
       a.bias = a.weights;
-      time_refresh(st, s, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
+      time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
         a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
         v->run(s, a);  // unchecked: the pool's ids are valid by construction
       });
@@ -136,7 +146,7 @@ void register_refresh(const ft_refresh::Shape& s) {
 // L1-hot (the previous stack entry), out the next entry. In place: out == prev.
 template <class Kernel>
 void time_update(benchmark::State& state, const ft_update::Shape& s, Kernel&& kernel) {
-  const IdPool& pool = id_pool({s.n_removed, s.n_added}, s.perspectives, false);
+  const IdPool& pool = id_pool({s.n_removed, s.n_added}, s.perspectives, Rows::kGameBuckets);
   const std::size_t acc = std::size_t(s.l1) * 2;  // both perspectives' accumulators
   const int batch = batch_size(acc * 2 * (s.in_place ? 1 : 2));
   workloads::Buffer<std::int16_t> prev(acc * batch), out(acc * batch);
@@ -199,8 +209,12 @@ void register_ft() {
   const std::vector<int> widths = full ? std::vector<int>{128, 256, 512, 768, 1024, 1536, 2048, 3072}
                                        : std::vector<int>{256, 1024, 3072};
   for (int l1 : widths) register_refresh({l1, kFeatures, 30, 1});
+  // The same with L2-hot rows: what register tiling saves when memory is not the limit.
+  register_refresh({1024, kFeatures, 30, 1}, Rows::kHot);
   if (full) {
     for (int l1 : widths) register_refresh({l1, kFeatures, 30, 2});
+    for (int l1 : widths)
+      if (l1 != 1024) register_refresh({l1, kFeatures, 30, 1}, Rows::kHot);
     for (int active : {1, 7, 32}) register_refresh({1024, kFeatures, active, 1});
   }
   // Update: quiet move, capture, castling (+added-removed), copy-then-update form.
