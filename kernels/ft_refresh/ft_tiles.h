@@ -155,9 +155,11 @@ struct RefreshNaive {
 };
 
 // tiled: per slice of R registers (R = the accumulator registers the ISA's register file
-// spares: 16 of 16 ymm/xmm since paddw takes the row straight from memory, 32 of 32 zmm),
-// load the bias slice, add every active row's slice in registers, store once. l1 = 256 is
-// one pass on AVX2 (16 x 16 lanes); 1024 is 4 passes, 3072 is 12. With two perspectives
+// spares: all 16 ymm, since VEX vpaddw takes the unaligned row straight from memory and needs
+// no temporary; all 32 zmm; 8 of 16 xmm for SSE2, whose paddw needs each row register loaded
+// into a temporary first), load the bias slice, add every active row's slice in registers,
+// store once. l1 = 256 is one pass on AVX2 (16 x 16 lanes); 1024 is 4 passes, 3072 is 12;
+// AVX-512 does 1024 lanes per pass. With two perspectives
 // both accumulators are built in the same pass over l1: R/2 registers each, the bias slice
 // loaded once and copied into both register sets.
 template <class V, int R>
