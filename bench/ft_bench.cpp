@@ -6,8 +6,10 @@
 // benchmark of that L1 first runs) and shared by every variant. The feature ids of each call
 // come from a pool of kPoolInputs calls: each call picks a king bucket (any of the 64 for a
 // refresh, one of the game's few for an update: see kGameBuckets) and distinct random piece
-// features inside it, as an engine does (one position's features all share its king's bucket). So rows are neither always L1-hot nor always the same ones, and
-// naive and tiled forms read exactly the same rows.
+// features inside it, as an engine does (one position's features all share its king's
+// bucket). So rows are neither always L1-hot nor always the same ones, and naive and tiled
+// forms read exactly the same rows. Refresh shapes are also timed with L2-hot rows (density
+// kind "l2hot"), where memory latency is not the limit.
 #include <algorithm>
 #include <cstring>
 #include <map>
