@@ -131,6 +131,7 @@ int main(int argc, char** argv) {
     bench::register_activations();
     bench::register_find_nnz();
     bench::register_dot_u8i8();
+    bench::register_ft();
     bench::register_pool();
     if (list_only) {
       benchmark::RunSpecifiedBenchmarks();

@@ -7,4 +7,5 @@ void register_activations();
 void register_find_nnz();   // bench/find_nnz_bench.cpp
 void register_dot_u8i8();   // bench/dot_u8i8_bench.cpp (also the per-ISA peak benchmarks)
 void register_pool();       // bench/pool_bench.cpp (pooling and ft_output)
+void register_ft();         // bench/ft_bench.cpp (ft_refresh, ft_update)
 }  // namespace nnuelab::bench

@@ -13,6 +13,8 @@
 #include "kernels/pool_product2/registry.h"
 #include "kernels/quantmoid4/registry.h"
 #include "kernels/sqr_crelu32/registry.h"
+#include "kernels/ft_refresh/registry.h"
+#include "kernels/ft_update/registry.h"
 
 namespace nnuelab {
 namespace {
@@ -36,6 +38,8 @@ std::vector<const VariantInfo*> all_variants() {
   append(out, pool_product2::variants());
   append(out, quantmoid4::variants());
   append(out, sqr_crelu32::variants());
+  append(out, ft_refresh::variants());
+  append(out, ft_update::variants());
   return out;
 }
 

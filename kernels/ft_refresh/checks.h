@@ -1,0 +1,42 @@
+// Argument checks shared by the ft_refresh and ft_update checked entry points (scalar
+// side: never included by ISA-compiled files). Each throws std::invalid_argument whose
+// message starts with the variant name and says what is wrong.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace nnuelab::ft_checks {
+
+[[noreturn]] inline void fail(const std::string& who, const std::string& what) {
+  throw std::invalid_argument(who + ": " + what);
+}
+
+inline void need(const std::string& who, const void* p, const std::string& name) {
+  if (!p) fail(who, name + " is null");
+}
+
+// Every id of list[0..n) must be < features: a kernel reads row id unchecked.
+inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, int features, const std::string& name) {
+  for (int k = 0; k < n; ++k)
+    if (ids[k] >= std::uint32_t(features))
+      fail(who, name + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " >= features " +
+                    std::to_string(features));
+}
+
+// Whether the int16 ranges [a, a + n) and [b, b + n) share an element.
+inline bool overlap(const std::int16_t* a, const std::int16_t* b, int n) {
+  const std::less<const std::int16_t*> lt;  // total order even across unrelated arrays
+  return lt(a, b + n) && lt(b, a + n);
+}
+
+// The op's own limits on counts (why_unsupported's part before the variant's).
+inline std::string count_limit(const char* name, int v, int lo, int hi) {
+  if (v < lo || v > hi)
+    return std::string(name) + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + std::to_string(v);
+  return {};
+}
+
+}  // namespace nnuelab::ft_checks

@@ -1,0 +1,297 @@
+// The feature-transformer techniques of both ops (ft_refresh, ft_update), written once
+// against a small int16 vector interface V and instantiated per ISA file (Highway's habit,
+// as kernels/affine/techniques.h). Everything here lands in the including ISA's namespace
+// (nnuelab::<isa>::ft), so no AVX-512 template body can be merged into an AVX2 caller.
+//
+// V provides: reg, kLanes (int16 lanes per register), kWidthReason (the supports() text
+// for an l1 that is not a whole number of registers), load, store, add, sub (int16
+// wrap-around: paddw/psubw, exactly the reference's mod-2^16 arithmetic, so rows may be
+// applied in any order and the accumulator split into any slices).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/common/isa.h"
+#include "kernels/ft_refresh/ft_refresh.h"
+#include "kernels/ft_update/ft_update.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::ft {
+
+// ---- vector interfaces ------------------------------------------------------------------
+
+// One int16 per "register": the scalar build runs the same techniques lane by lane.
+struct Scalar {
+  using reg = std::int16_t;
+  static constexpr int kLanes = 1;
+  static constexpr const char* kWidthReason = nullptr;  // any l1
+  static reg load(const std::int16_t* p) { return *p; }
+  static void store(std::int16_t* p, reg v) { *p = v; }
+  // Formed in int32 and narrowed: since C++20 that narrowing is reduction mod 2^16.
+  static reg add(reg a, reg b) { return reg(std::int32_t(a) + std::int32_t(b)); }
+  static reg sub(reg a, reg b) { return reg(std::int32_t(a) - std::int32_t(b)); }
+};
+
+#if defined(__SSE2__) || NNUELAB_EMULATED
+struct X128 {
+  using reg = __m128i;
+  static constexpr int kLanes = 8;
+  static constexpr const char* kWidthReason = "needs l1 % 8 == 0 (whole xmm registers of 8 int16)";
+  static reg load(const std::int16_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static void store(std::int16_t* p, reg v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+  static reg add(reg a, reg b) { return _mm_add_epi16(a, b); }
+  static reg sub(reg a, reg b) { return _mm_sub_epi16(a, b); }
+};
+#endif
+
+#if defined(__AVX2__) || NNUELAB_EMULATED
+struct X256 {
+  using reg = __m256i;
+  static constexpr int kLanes = 16;
+  static constexpr const char* kWidthReason = "needs l1 % 16 == 0 (whole ymm registers of 16 int16)";
+  static reg load(const std::int16_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(std::int16_t* p, reg v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+  static reg add(reg a, reg b) { return _mm256_add_epi16(a, b); }
+  static reg sub(reg a, reg b) { return _mm256_sub_epi16(a, b); }
+};
+#endif
+
+#if defined(__AVX512BW__) || NNUELAB_EMULATED
+struct X512 {
+  using reg = __m512i;
+  static constexpr int kLanes = 32;
+  static constexpr const char* kWidthReason = "needs l1 % 32 == 0 (whole zmm registers of 32 int16)";
+  static reg load(const std::int16_t* p) { return _mm512_loadu_si512(p); }
+  static void store(std::int16_t* p, reg v) { _mm512_storeu_si512(p, v); }
+  static reg add(reg a, reg b) { return _mm512_add_epi16(a, b); }
+  static reg sub(reg a, reg b) { return _mm512_sub_epi16(a, b); }
+};
+#endif
+
+// ---- shared pieces ----------------------------------------------------------------------
+
+template <class V>
+const char* width_check(int l1) {
+  return l1 % V::kLanes ? V::kWidthReason : nullptr;
+}
+
+// Row f of the [features][l1] weight matrix, offset to lane `off` (size_t: 45056 x 3072
+// elements exceed int).
+inline const std::int16_t* row(const std::int16_t* w, int l1, std::uint32_t f, int off = 0) {
+  return w + std::size_t(f) * std::size_t(l1) + std::size_t(off);
+}
+
+// Register tiling: the accumulator is cut into slices of N registers, each slice lives in
+// registers while every row is applied to it, then is stored once. The slices cover the
+// `regs` registers of l1 as: as many slices of R as fit, then the remainder in power-of-two
+// pieces R/2, R/4, ... 1 (each used at most once, as the remainder is < R). So any l1 that
+// is a whole number of registers works, and each N is a compile-time constant: the
+// N-register array is fully unrolled and kept in registers (never indexed at run time).
+template <int N, class Body>
+inline void tail_slices(int& r, int regs, Body& body) {
+  if (r + N <= regs) {
+    body.template operator()<N>(r);
+    r += N;
+  }
+  if constexpr (N > 1) tail_slices<N / 2>(r, regs, body);
+}
+
+template <int R, class Body>
+inline void for_slices(int regs, Body&& body) {
+  static_assert(R > 0 && (R & (R - 1)) == 0, "slice widths must be powers of two");
+  int r = 0;
+  for (; r + R <= regs; r += R) body.template operator()<R>(r);
+  if constexpr (R > 1) tail_slices<R / 2>(r, regs, body);
+}
+
+template <class V, int N>
+inline void load_n(typename V::reg (&acc)[N], const std::int16_t* p) {
+#pragma GCC unroll 32
+  for (int i = 0; i < N; ++i) acc[i] = V::load(p + i * V::kLanes);
+}
+
+template <class V, int N>
+inline void store_n(std::int16_t* p, const typename V::reg (&acc)[N]) {
+#pragma GCC unroll 32
+  for (int i = 0; i < N; ++i) V::store(p + i * V::kLanes, acc[i]);
+}
+
+// acc (N registers at lane `off`) += (or -=) the rows of ids[0..n).
+// No software prefetch: the loop stores nothing, so out-of-order execution already issues
+// the loads of many rows ahead (the naive form's per-row stores fill the store queue and
+// stop that). Prefetching the next slice measured slower here (1024x30, rows from DRAM).
+template <class V, int N, bool kSub>
+inline void apply_rows(typename V::reg (&acc)[N], const std::int16_t* w, int l1, const std::uint32_t* ids, int n,
+                       int off) {
+  for (int k = 0; k < n; ++k) {
+    const std::int16_t* r = row(w, l1, ids[k], off);
+#pragma GCC unroll 32
+    for (int i = 0; i < N; ++i) {
+      const typename V::reg x = V::load(r + i * V::kLanes);
+      acc[i] = kSub ? V::sub(acc[i], x) : V::add(acc[i], x);
+    }
+  }
+}
+
+// ---- ft_refresh -------------------------------------------------------------------------
+
+// naive: bias copied into acc, then one load-add-store pass over acc per active row.
+// acc lives in memory between rows (it may alias the int16 weights as far as the compiler
+// knows), so every row costs a load and a store of the whole accumulator.
+template <class V>
+struct RefreshNaive {
+  static const char* supports(const ft_refresh::Shape& s) { return width_check<V>(s.l1); }
+  static void run(const ft_refresh::Shape& s, const ft_refresh::Args& a) {
+    const int l1 = s.l1;
+    for (int p = 0; p < s.perspectives; ++p) {
+      std::int16_t* acc = a.acc[p];
+      for (int i = 0; i < l1; i += V::kLanes) V::store(acc + i, V::load(a.bias + i));
+      for (int k = 0; k < s.active; ++k) {
+        const std::int16_t* r = row(a.weights, l1, a.active[p][k]);
+        for (int i = 0; i < l1; i += V::kLanes) V::store(acc + i, V::add(V::load(acc + i), V::load(r + i)));
+      }
+    }
+  }
+};
+
+// tiled: per slice of R registers (R = the accumulator registers the ISA's register file
+// spares: all 16 ymm, since VEX vpaddw takes the unaligned row straight from memory and needs
+// no temporary; all 32 zmm; 8 of 16 xmm for SSE2, whose paddw needs each row register loaded
+// into a temporary first), load the bias slice, add every active row's slice in registers,
+// store once. l1 = 256 is one pass on AVX2 (16 x 16 lanes); 1024 is 4 passes, 3072 is 12;
+// AVX-512 does 1024 lanes per pass. With two perspectives
+// both accumulators are built in the same pass over l1: R/2 registers each, the bias slice
+// loaded once and copied into both register sets.
+template <class V, int R>
+struct RefreshTiled {
+  static const char* supports(const ft_refresh::Shape& s) { return width_check<V>(s.l1); }
+  static void run(const ft_refresh::Shape& s, const ft_refresh::Args& a) {
+    const int l1 = s.l1, n = s.active, regs = l1 / V::kLanes;
+    const std::int16_t* w = a.weights;
+    if (s.perspectives == 1) {
+      for_slices<R>(regs, [&]<int N>(int r) {
+        const int off = r * V::kLanes;
+        typename V::reg acc[N];
+        load_n<V, N>(acc, a.bias + off);
+        apply_rows<V, N, false>(acc, w, l1, a.active[0], n, off);
+        store_n<V, N>(a.acc[0] + off, acc);
+      });
+      return;
+    }
+    for_slices<R / 2>(regs, [&]<int N>(int r) {
+      const int off = r * V::kLanes;
+      typename V::reg acc0[N], acc1[N];
+      load_n<V, N>(acc0, a.bias + off);
+#pragma GCC unroll 32
+      for (int i = 0; i < N; ++i) acc1[i] = acc0[i];
+      apply_rows<V, N, false>(acc0, w, l1, a.active[0], n, off);
+      apply_rows<V, N, false>(acc1, w, l1, a.active[1], n, off);
+      store_n<V, N>(a.acc[0] + off, acc0);
+      store_n<V, N>(a.acc[1] + off, acc1);
+    });
+  }
+};
+
+// ---- ft_update --------------------------------------------------------------------------
+
+// naive, the copy-then-update form: prev copied to out (skipped in place), then one
+// load-sub-store pass over out per removed row and one load-add-store pass per added row.
+template <class V>
+struct UpdateNaive {
+  static const char* supports(const ft_update::Shape& s) { return width_check<V>(s.l1); }
+  static void run(const ft_update::Shape& s, const ft_update::Args& a) {
+    const int l1 = s.l1;
+    for (int p = 0; p < s.perspectives; ++p) {
+      std::int16_t* out = a.out[p];
+      if (out != a.prev[p])
+        for (int i = 0; i < l1; i += V::kLanes) V::store(out + i, V::load(a.prev[p] + i));
+      for (int k = 0; k < s.n_removed; ++k) {
+        const std::int16_t* r = row(a.weights, l1, a.removed[p][k]);
+        for (int i = 0; i < l1; i += V::kLanes) V::store(out + i, V::sub(V::load(out + i), V::load(r + i)));
+      }
+      for (int k = 0; k < s.n_added; ++k) {
+        const std::int16_t* r = row(a.weights, l1, a.added[p][k]);
+        for (int i = 0; i < l1; i += V::kLanes) V::store(out + i, V::add(V::load(out + i), V::load(r + i)));
+      }
+    }
+  }
+};
+
+// tiled: per slice of R registers, load prev, apply every removed and added row in
+// registers, store to out once. Each slice is read completely before it is written, so
+// the same code serves in place (out == prev) and copy (disjoint) updates.
+template <class V, int R>
+struct UpdateTiled {
+  static const char* supports(const ft_update::Shape& s) { return width_check<V>(s.l1); }
+  static void run(const ft_update::Shape& s, const ft_update::Args& a) {
+    const int l1 = s.l1, regs = l1 / V::kLanes;
+    for (int p = 0; p < s.perspectives; ++p) {
+      for_slices<R>(regs, [&]<int N>(int r) {
+        const int off = r * V::kLanes;
+        typename V::reg acc[N];
+        load_n<V, N>(acc, a.prev[p] + off);
+        apply_rows<V, N, true>(acc, a.weights, l1, a.removed[p], s.n_removed, off);
+        apply_rows<V, N, false>(acc, a.weights, l1, a.added[p], s.n_added, off);
+        store_n<V, N>(a.out[p] + off, acc);
+      });
+    }
+  }
+};
+
+constexpr const char* fused_reason(int added, int removed) {
+  return added == 1 && removed == 1   ? "needs exactly 1 added and 1 removed feature (the quiet-move form +1-1)"
+         : added == 1 && removed == 2 ? "needs exactly 1 added and 2 removed features (the capture form +1-2)"
+         : added == 2 && removed == 2 ? "needs exactly 2 added and 2 removed features (the castling form +2-2)"
+                                      : "needs its exact feature counts";
+}
+
+// fused: the counts are compile-time constants, so each register of out is one expression
+// prev + a0 (+ a1) - s0 (- s1) over registers loaded straight from the rows; there is no
+// accumulator to tile (each register is finished before the next), and it works in place.
+template <class V, int kAdded, int kRemoved>
+struct UpdateFused {
+  static const char* supports(const ft_update::Shape& s) {
+    if (s.n_added != kAdded || s.n_removed != kRemoved) return fused_reason(kAdded, kRemoved);
+    return width_check<V>(s.l1);
+  }
+  static void run(const ft_update::Shape& s, const ft_update::Args& a) {
+    const int l1 = s.l1;
+    for (int p = 0; p < s.perspectives; ++p) {
+      const std::int16_t* add[kAdded];
+      const std::int16_t* sub[kRemoved];
+      for (int j = 0; j < kAdded; ++j) add[j] = row(a.weights, l1, a.added[p][j]);
+      for (int j = 0; j < kRemoved; ++j) sub[j] = row(a.weights, l1, a.removed[p][j]);
+      const std::int16_t* prev = a.prev[p];
+      std::int16_t* out = a.out[p];
+      for (int i = 0; i < l1; i += V::kLanes) {
+        typename V::reg x = V::load(prev + i);
+#pragma GCC unroll 4
+        for (int j = 0; j < kAdded; ++j) x = V::add(x, V::load(add[j] + i));
+#pragma GCC unroll 4
+        for (int j = 0; j < kRemoved; ++j) x = V::sub(x, V::load(sub[j] + i));
+        V::store(out + i, x);
+      }
+    }
+  }
+};
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::ft
+
+// An ISA file defines its registry functions from an implementation type.
+#define NNUELAB_FT_REFRESH_DEFINE(tech, ...)                                                           \
+  const char* tech##_supports(const ::nnuelab::ft_refresh::Shape& s) { return __VA_ARGS__::supports(s); } \
+  void tech##_run(const ::nnuelab::ft_refresh::Shape& s, const ::nnuelab::ft_refresh::Args& a) { __VA_ARGS__::run(s, a); }
+#define NNUELAB_FT_UPDATE_DEFINE(tech, ...)                                                           \
+  const char* tech##_supports(const ::nnuelab::ft_update::Shape& s) { return __VA_ARGS__::supports(s); } \
+  void tech##_run(const ::nnuelab::ft_update::Shape& s, const ::nnuelab::ft_update::Args& a) { __VA_ARGS__::run(s, a); }
+
+// Every technique of one ISA with vector interface V and R tile registers.
+#define NNUELAB_FT_REFRESH_TECHNIQUES(V, R)              \
+  NNUELAB_FT_REFRESH_DEFINE(naive, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshNaive<V>) \
+  NNUELAB_FT_REFRESH_DEFINE(tiled, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<V, R>)
+#define NNUELAB_FT_UPDATE_TECHNIQUES(V, R)                                                      \
+  NNUELAB_FT_UPDATE_DEFINE(naive, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateNaive<V>)                \
+  NNUELAB_FT_UPDATE_DEFINE(tiled, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateTiled<V, R>)             \
+  NNUELAB_FT_UPDATE_DEFINE(fused_add1_sub1, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateFused<V, 1, 1>) \
+  NNUELAB_FT_UPDATE_DEFINE(fused_add1_sub2, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateFused<V, 1, 2>) \
+  NNUELAB_FT_UPDATE_DEFINE(fused_add2_sub2, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateFused<V, 2, 2>)

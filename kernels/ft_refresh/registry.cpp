@@ -1,0 +1,73 @@
+#include "kernels/ft_refresh/registry.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+#include "kernels/ft_refresh/checks.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::ft_refresh { \
+  NNUELAB_FT_REFRESH_KERNEL(tech)     \
+  }
+#include "kernels/ft_refresh/ft_refresh.inc"
+#undef NNUELAB_ROW
+
+namespace nnuelab::ft_refresh {
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note) \
+  Variant{make_variant_info("ft_refresh", #ns, #tech, note), &ns::ft_refresh::tech##_supports, &ns::ft_refresh::tech##_run},
+  static const std::vector<Variant> table = {
+#include "kernels/ft_refresh/ft_refresh.inc"
+  };
+#undef NNUELAB_ROW
+  return table;
+}
+
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.l1) + "x" + std::to_string(s.active) + (s.perspectives == 2 ? "x2p" : "");
+}
+
+std::string why_unsupported(const Variant& v, const Shape& s) {
+  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
+  using ft_checks::count_limit;
+  for (const std::string& why : {count_limit("l1", s.l1, 1, 4096), count_limit("features", s.features, 1, 65536),
+                                 count_limit("active", s.active, 0, 64), count_limit("perspectives", s.perspectives, 1, 2)})
+    if (!why.empty()) return why;
+  const char* reason = v.supports(s);
+  return reason ? std::string(reason) : std::string();
+}
+
+void run(const Variant& v, const Shape& s, const Args& a) {
+  const std::string& who = v.info.name;
+  if (const std::string why = why_unsupported(v, s); !why.empty())
+    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why);
+  ft_checks::need(who, a.bias, "bias");
+  if (s.active > 0) ft_checks::need(who, a.weights, "weights");
+  for (int p = 0; p < s.perspectives; ++p) {
+    const std::string pn = p == 0 ? "[0]" : "[1]";  // (a + chain here trips GCC 12 -Wrestrict)
+    ft_checks::need(who, a.acc[p], "acc" + pn);
+    if (s.active > 0) ft_checks::need(who, a.active[p], "active" + pn);
+    ft_checks::check_ids(who, a.active[p], s.active, s.features, "active" + pn);
+  }
+  // The two-perspective pass interleaves stores to both accumulators.
+  if (s.perspectives == 2 && ft_checks::overlap(a.acc[0], a.acc[1], s.l1))
+    ft_checks::fail(who, "acc[0] and acc[1] overlap");
+  v.run(s, a);
+}
+
+const Variant& run_active(const Shape& s, const Args& a) {
+  check_forced_variant();
+  const Variant* best = nullptr;
+  if (const auto forced = forced_variant(); forced && find_variant(variants(), *forced))
+    best = find_variant(variants(), *forced);
+  else
+    for (const Variant& v : variants())
+      if (!v.info.emulated && why_unsupported(v, s).empty()) best = &v;
+  if (!best) throw std::invalid_argument("ft_refresh: no runnable variant supports " + shape_name(s));
+  run(*best, s, a);
+  return *best;
+}
+
+}  // namespace nnuelab::ft_refresh

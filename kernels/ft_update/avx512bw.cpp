@@ -1,0 +1,8 @@
+// ft_update with AVX-512BW flags, or SIMDe for avx512bw-emu (32 zmm registers of 32 int16):
+// the shared techniques of kernels/ft_refresh/ft_tiles.h on ft::X512, 32-register tiles.
+#include "kernels/common/isa.h"
+#include "kernels/ft_refresh/ft_tiles.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::ft_update {
+NNUELAB_FT_UPDATE_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::X512, 32)
+}  // namespace nnuelab::NNUELAB_ISA_NS::ft_update

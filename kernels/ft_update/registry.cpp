@@ -1,0 +1,82 @@
+#include "kernels/ft_update/registry.h"
+
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+#include "kernels/ft_refresh/checks.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::ft_update { \
+  NNUELAB_FT_UPDATE_KERNEL(tech)     \
+  }
+#include "kernels/ft_update/ft_update.inc"
+#undef NNUELAB_ROW
+
+namespace nnuelab::ft_update {
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note) \
+  Variant{make_variant_info("ft_update", #ns, #tech, note), &ns::ft_update::tech##_supports, &ns::ft_update::tech##_run},
+  static const std::vector<Variant> table = {
+#include "kernels/ft_update/ft_update.inc"
+  };
+#undef NNUELAB_ROW
+  return table;
+}
+
+std::string shape_name(const Shape& s) {
+  return std::to_string(s.l1) + "+" + std::to_string(s.n_added) + "-" + std::to_string(s.n_removed) +
+         (s.perspectives == 2 ? "x2p" : "") + (s.in_place ? ".inplace" : "");
+}
+
+std::string why_unsupported(const Variant& v, const Shape& s) {
+  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
+  using ft_checks::count_limit;
+  for (const std::string& why :
+       {count_limit("l1", s.l1, 1, 4096), count_limit("features", s.features, 1, 65536),
+        count_limit("n_removed", s.n_removed, 0, 64), count_limit("n_added", s.n_added, 0, 64),
+        count_limit("perspectives", s.perspectives, 1, 2)})
+    if (!why.empty()) return why;
+  const char* reason = v.supports(s);
+  return reason ? std::string(reason) : std::string();
+}
+
+void run(const Variant& v, const Shape& s, const Args& a) {
+  const std::string& who = v.info.name;
+  if (const std::string why = why_unsupported(v, s); !why.empty())
+    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why);
+  if (s.n_removed > 0 || s.n_added > 0) ft_checks::need(who, a.weights, "weights");
+  for (int p = 0; p < s.perspectives; ++p) {
+    const std::string pn = p == 0 ? "[0]" : "[1]";  // (a + chain here trips GCC 12 -Wrestrict)
+    ft_checks::need(who, a.prev[p], "prev" + pn);
+    ft_checks::need(who, a.out[p], "out" + pn);
+    if (s.n_removed > 0) ft_checks::need(who, a.removed[p], "removed" + pn);
+    if (s.n_added > 0) ft_checks::need(who, a.added[p], "added" + pn);
+    ft_checks::check_ids(who, a.removed[p], s.n_removed, s.features, "removed" + pn);
+    ft_checks::check_ids(who, a.added[p], s.n_added, s.features, "added" + pn);
+    if (s.in_place && a.out[p] != a.prev[p])
+      ft_checks::fail(who, "an in-place update needs out" + pn + " == prev" + pn);
+    // A copy update that overlapped would read rows of prev it already wrote.
+    if (!s.in_place && ft_checks::overlap(a.out[p], a.prev[p], s.l1))
+      ft_checks::fail(who, "out" + pn + " overlaps prev" + pn + " (use in_place with out == prev)");
+  }
+  if (s.perspectives == 2 && ft_checks::overlap(a.out[0], a.out[1], s.l1))
+    ft_checks::fail(who, "out[0] and out[1] overlap");
+  v.run(s, a);
+}
+
+const Variant& run_active(const Shape& s, const Args& a) {
+  check_forced_variant();
+  const Variant* best = nullptr;
+  if (const auto forced = forced_variant(); forced && find_variant(variants(), *forced))
+    best = find_variant(variants(), *forced);
+  else
+    for (const Variant& v : variants())
+      if (!v.info.emulated && why_unsupported(v, s).empty()) best = &v;
+  if (!best) throw std::invalid_argument("ft_update: no runnable variant supports " + shape_name(s));
+  run(*best, s, a);
+  return *best;
+}
+
+}  // namespace nnuelab::ft_update

@@ -1,0 +1,8 @@
+// ft_update without ISA flags (one int16 per "register"):
+// the shared techniques of kernels/ft_refresh/ft_tiles.h on ft::Scalar, 32-register tiles.
+#include "kernels/common/isa.h"
+#include "kernels/ft_refresh/ft_tiles.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::ft_update {
+NNUELAB_FT_UPDATE_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::Scalar, 32)
+}  // namespace nnuelab::NNUELAB_ISA_NS::ft_update
