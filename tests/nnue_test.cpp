@@ -11,6 +11,7 @@
 #include "workloads/data.h"
 #include "kernels/affine/registry.h"
 #include "kernels/ft_output/registry.h"
+#include "kernels/ft_refresh/registry.h"
 #include "workloads/engine.h"
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
@@ -177,6 +178,23 @@ TEST(NnueEngine, EveryFtOutputVariantPluggedInIsExact) {
     }
   }
   EXPECT_GT(plugged, 6);
+}
+
+// Every ft_refresh variant building both accumulators in one call (emulated ones included).
+TEST(NnueEngine, EveryFtRefreshVariantPluggedInIsExact) {
+  NNUELAB_NEED_DATA(dir);
+  const auto rows = read_tsv(*dir + "/expected/sf17-nn-37f18f62d772.tsv");  // the L1 = 128 net: emulation stays fast
+  int plugged = 0;
+  for (const ft_refresh::Variant& v : ft_refresh::variants()) {
+    if (!v.info.available() || !ft_refresh::why_unsupported(v, {128, kHalfKAv2Features, 32, 2}).empty()) continue;
+    const Engine engine(net(128), {{"ft", v.info.name}});
+    ++plugged;
+    for (std::size_t i = 0; i < rows.size(); i += 7) {
+      const Position pos = parse_fen(rows[i][0]);
+      ASSERT_EQ(engine.evaluate(pos).ft_out, evaluate_reference(net(128), pos).ft_out) << v.info.name << ": " << rows[i][0];
+    }
+  }
+  EXPECT_GE(plugged, 4);
 }
 
 TEST(NnueEngine, BadChoicesAreClearErrors) {

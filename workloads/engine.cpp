@@ -7,6 +7,7 @@
 #include "kernels/affine/registry.h"
 #include "kernels/crelu32/registry.h"
 #include "kernels/ft_output/registry.h"
+#include "kernels/ft_refresh/registry.h"
 #include "kernels/sqr_crelu32/registry.h"
 #include "reference/affine.h"
 #include "reference/crelu32.h"
@@ -99,7 +100,7 @@ LayerChoice layer_preset(const std::string& preset) {
   if (preset == "reference") return c;
   if (preset != "fast") throw std::invalid_argument("unknown preset \"" + preset + "\" (reference, fast)");
   // fc0's shape depends on the net; "best" is resolved per net by the Engine.
-  for (const char* l : {"ft_out", "fc0", "sqr0", "crelu0", "fc1", "crelu1", "fc2"}) c[l] = "best";
+  for (const char* l : {"ft", "ft_out", "fc0", "sqr0", "crelu0", "fc1", "crelu1", "fc2"}) c[l] = "best";
   return c;
 }
 
@@ -110,6 +111,7 @@ struct Engine::Impl {
   const crelu32::Variant* crelu0 = nullptr;
   const crelu32::Variant* crelu1 = nullptr;
   const sqr_crelu32::Variant* sqr0 = nullptr;
+  const ft_refresh::Variant* ft = nullptr;  // both perspectives in one call
   // ft_out: its variant; when it leaves bytes in a lane order, fc_0's columns were
   // permuted to match at prepare time (order: produced position -> canonical index over
   // both halves); bits: it writes the nnz bitset and fc_0 reads it (run_with_bits).
@@ -191,6 +193,21 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
         for (int p = 0; p < h; ++p) impl_->ft_order[p] = half[p], impl_->ft_order[h + p] = h + half[p];
       }
       if (v) chosen = v->info.name;
+    } else if (spec.op == "ft_refresh") {
+      // Validated at the most pieces a position has; every call is checked again.
+      const ft_refresh::Shape s{net.l1, kHalfKAv2Features, kMaxActiveFeatures, 2};
+      const ft_refresh::Variant* v = nullptr;
+      if (name == "best") {
+        for (const auto& c : ft_refresh::variants())
+          if (!c.info.emulated && ft_refresh::why_unsupported(c, s).empty()) v = &c;  // registry order: best last
+      } else if (name != "reference") {
+        v = find_named(ft_refresh::variants(), name);
+        if (!v) throw std::invalid_argument(layer + ": \"" + name + "\" is not a registered ft_refresh variant");
+        const std::string why = ft_refresh::why_unsupported(*v, s);
+        if (!why.empty()) throw std::invalid_argument(layer + ": " + name + " cannot run " + ft_refresh::shape_name(s) + ": " + why);
+      }
+      impl_->ft = v;
+      if (v) chosen = v->info.name;
     } else if (spec.op == "sqr_crelu32") {
       const sqr_crelu32::Shape s{spec.n, 6};
       impl_->sqr0 = choose_elementwise(sqr_crelu32::variants(), layer, name, s, &sqr_crelu32::why_unsupported,
@@ -223,11 +240,20 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
   const Color order[2] = {pos.side_to_move, Color(1 - pos.side_to_move)};
   std::int32_t psqt[2] = {0, 0};
   std::vector<std::int16_t> acc[2] = {std::vector<std::int16_t>(l1), std::vector<std::int16_t>(l1)};
+  std::uint32_t active[2][kMaxActiveFeatures];
+  int n = 0;
   for (int half = 0; half < 2; ++half) {
-    std::uint32_t active[kMaxActiveFeatures];
-    const int n = halfka_v2_hm_features(pos, order[half], active);
-    ref::ft_refresh(net.ft_bias.data(), net.ft_weights.data(), l1, kHalfKAv2Features, active, n, acc[half].data());
-    for (int i = 0; i < n; ++i) psqt[half] += net.psqt_weights[std::size_t(active[i]) * kPsqtBuckets + e.bucket];
+    n = halfka_v2_hm_features(pos, order[half], active[half]);  // the same count from both sides
+    if (!impl_->ft)
+      ref::ft_refresh(net.ft_bias.data(), net.ft_weights.data(), l1, kHalfKAv2Features, active[half], n, acc[half].data());
+    for (int i = 0; i < n; ++i) psqt[half] += net.psqt_weights[std::size_t(active[half][i]) * kPsqtBuckets + e.bucket];
+  }
+  if (impl_->ft) {
+    ft_refresh::Args a;
+    a.weights = net.ft_weights.data();
+    a.bias = net.ft_bias.data();
+    for (int half = 0; half < 2; ++half) a.active[half] = active[half], a.acc[half] = acc[half].data();
+    ft_refresh::run(*impl_->ft, {l1, kHalfKAv2Features, n, 2}, a);
   }
   e.psqt = (psqt[0] - psqt[1]) / 2;
   lap("ft");
