@@ -7,7 +7,7 @@
   regress.py update --binary B [--baseline F]       rewrite the baseline from this tree
   regress.py repeat --binary B [--filter REGEX]     two runs must give identical counts
   regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F] [--out F]
-      the same cases timed interleaved, pinned, 5 repetitions; compare.py (U test) against
+      the same cases timed interleaved, pinned, 9 repetitions; compare.py (U test) against
       the time baseline; ratios to the scalar reference. Never fails (exit 0).
 
 Exit 77 (CTest's skip) when valgrind is not installed: the gate never passes silently.
@@ -268,18 +268,29 @@ def median(xs):
 
 
 def slim(path):
-    """Keeps what compare.py and the ratios read: the file goes into git."""
+    """Keeps what compare.py and the ratios read (the baseline goes into git): per benchmark
+    its repetitions (the U test's samples) and their median, times to 5 significant digits."""
     with open(path) as f:
         data = json.load(f)
-    keep = ("name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
-            "real_time", "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "family_index",
-            "per_family_instance_index", "error_occurred", "error_message")
+    keep = ("name", "run_type", "aggregate_name", "repetitions", "iterations", "real_time", "cpu_time",
+            "time_unit", "error_occurred", "error_message")
+    rows = []
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        r = {k: b[k] for k in keep if k in b}
+        for k in ("real_time", "cpu_time"):
+            if k in r:
+                r[k] = float(f"{r[k]:.5g}")
+        rows.append(r)
+    # By name (repetitions keep their order): compare.py then lists benchmarks alphabetically.
+    rows.sort(key=lambda r: r["name"])
     ctx = {k: v for k, v in data.get("context", {}).items() if k not in ("caches", "load_avg")}
-    data = {"context": ctx, "benchmarks": [{k: b[k] for k in keep if k in b} for b in data["benchmarks"]]}
     with open(path, "w") as f:
-        json.dump(data, f, indent=0)
-        f.write("\n")
-    return data
+        f.write('{"context": ' + json.dumps(ctx) + ',\n"benchmarks": [\n')
+        f.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in rows))
+        f.write("\n]}\n")
+    return {"context": ctx, "benchmarks": rows}
 
 
 def cmd_timing(a):
@@ -305,27 +316,34 @@ def cmd_timing(a):
         print(f"timing: nnuelab_bench failed (exit {p.returncode}): {p.stderr[-2000:]}")
         return 0
     data = slim(a.out)
-    # Ratios to the scalar reference: medians over the repetitions, same process.
-    runs = {}
-    for b in data["benchmarks"]:
-        if b.get("run_type") == "iteration":
-            key = "/".join(b["name"].split("/")[:5])
-            runs.setdefault(key, []).append(b["real_time"])
-    meds = {k: median(v) for k, v in runs.items()}
+    # Ratios to the scalar reference: medians over the repetitions, same process. A machine
+    # slowed down as a whole (another build on the other core) moves both alike.
+    def ratios(d):
+        runs = {}
+        for b in d["benchmarks"]:
+            if b.get("run_type") == "iteration":
+                runs.setdefault("/".join(b["name"].split("/")[:5]), []).append(b["real_time"])
+        meds = {k: median(v) for k, v in runs.items()}
+        refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if k.split("/")[1:3] == ["scalar", "reference"]}
+        return meds, {k: v / refs[(k.split("/")[0], k.split("/")[3])] for k, v in meds.items()
+                      if (k.split("/")[0], k.split("/")[3]) in refs}
 
-    def ref_med(name):
-        parts = name.split("/")
-        for k, v in meds.items():
-            kp = k.split("/")
-            if kp[:3] == [parts[0], "scalar", "reference"] and kp[3] == parts[3]:
-                return v
-        return None
-
+    meds, now_ratio = ratios(data)
+    base_ratio = {}
+    if os.path.exists(a.baseline):
+        with open(a.baseline) as f:
+            base_ratio = ratios(json.load(f))[1]
     w = max(len(k) for k in meds)
-    print(f"\n{'benchmark (median of ' + str(a.repetitions) + ')':<{w}}  {'ns':>10}  {'/ reference':>11}")
-    for k in meds:
-        r = ref_med(k)
-        print(f"{k:<{w}}  {meds[k]:>10.1f}  {(meds[k] / r if r else float('nan')):>11.3f}")
+    print(f"\n{'benchmark (median of ' + str(a.repetitions) + ')':<{w}}  {'ns':>9}  {'/ ref':>7}  "
+          f"{'baseline':>8}  {'change':>7}")
+    for k in sorted(meds):
+        r, b = now_ratio.get(k), base_ratio.get(k)
+        rs = f"{r:7.3f}" if r is not None else "      -"
+        bs = f"{b:8.3f}" if b is not None else "       -"
+        cs = f"{(r / b - 1):+7.1%}" if r is not None and b else "      -"
+        print(f"{k:<{w}}  {meds[k]:>9.1f}  {rs}  {bs}  {cs}")
+    print("(/ ref: time over the op's scalar reference at the same shape, measured in this process; "
+          "baseline: that ratio in the time baseline)")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
     if not os.path.exists(a.baseline):
         print(f"timing: NO time baseline at {a.baseline}: nothing to compare (to create one: "
@@ -337,11 +355,34 @@ def cmd_timing(a):
     print(f"timing: compare.py against {os.path.relpath(a.baseline, ROOT)} "
           f"(Time/CPU: relative change, negative = faster; U test p-values on the _pvalue rows; "
           f"wall time on a shared machine: information, never a failure)\n", flush=True)
-    q = subprocess.run(["/usr/bin/python3", compare_py, "--no-color", "-a", "benchmarks", a.baseline, a.out],
-                       capture_output=True, text=True)
-    sys.stdout.write(q.stdout)
-    if q.returncode != 0:
-        print(f"timing: compare.py failed (exit {q.returncode}): {q.stderr[-2000:]}")
+    with tempfile.TemporaryDirectory(prefix="nnuelab-timing-") as d:
+        dump = os.path.join(d, "diff.json")
+        q = subprocess.run(["/usr/bin/python3", compare_py, "--no-color", "-a", "-d", dump, "benchmarks",
+                            a.baseline, a.out], capture_output=True, text=True)
+        sys.stdout.write(q.stdout)
+        if q.returncode != 0:
+            print(f"timing: compare.py failed (exit {q.returncode}): {q.stderr[-2000:]}")
+            return 0
+        try:
+            with open(dump) as f:
+                diff = json.load(f)
+        except (OSError, ValueError):
+            return 0
+    # The short form: medians that moved, where the U test says the samples differ.
+    pvalue = {e["name"]: e["utest"].get("time_pvalue") for e in diff if e.get("utest")}
+    moved = []
+    for e in diff:
+        if e.get("aggregate_name") != "median" or not e.get("measurements"):
+            continue
+        base_name = e["name"][: -len("_median")]
+        p = pvalue.get(base_name)
+        change = e["measurements"][0]["time"]
+        if p is not None and p < a.alpha:
+            moved.append((change, base_name, p))
+    print(f"\ntiming: {len(moved)} of {len(pvalue)} benchmarks differ from the time baseline at "
+          f"p < {a.alpha:g} (U test, {a.repetitions} repetitions); information only:")
+    for change, name, p in sorted(moved, reverse=True):
+        print(f"timing:   {change:+7.1%}  p = {p:.4f}  {name}")
     return 0
 
 
@@ -355,10 +396,11 @@ def main():
     ap.add_argument("--filter", help="only the cases matching this regex")
     ap.add_argument("--bench", help="timing: the nnuelab_bench binary")
     ap.add_argument("--out", help="timing: where to write the JSON (default results/<host>-timing.json)")
-    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--repetitions", type=int, default=9, help="timing: 9 or more for a meaningful U test")
     ap.add_argument("--min-time", type=float, default=0.02)
     ap.add_argument("--skip-on-other-toolchain", action="store_true",
                     help="check: exit 77 (skip) when compiler, flags or valgrind differ from the baseline's")
+    ap.add_argument("--alpha", type=float, default=0.05, help="timing: U test significance level")
     ap.add_argument("--cpu", type=int, default=1, help="timing: the CPU taskset pins to")
     a = ap.parse_args()
     if a.command == "timing":
