@@ -370,19 +370,23 @@ def cmd_timing(a):
             return 0
     # The short form: medians that moved, where the U test says the samples differ.
     pvalue = {e["name"]: e["utest"].get("time_pvalue") for e in diff if e.get("utest")}
-    moved = []
+    moved, changes = [], []
     for e in diff:
         if e.get("aggregate_name") != "median" or not e.get("measurements"):
             continue
         base_name = e["name"][: -len("_median")]
         p = pvalue.get(base_name)
         change = e["measurements"][0]["time"]
+        changes.append(change)
         if p is not None and p < a.alpha:
             moved.append((change, base_name, p))
     print(f"\ntiming: {len(moved)} of {len(pvalue)} benchmarks differ from the time baseline at "
           f"p < {a.alpha:g} (U test, {a.repetitions} repetitions); information only:")
     for change, name, p in sorted(moved, reverse=True):
         print(f"timing:   {change:+7.1%}  p = {p:.4f}  {name}")
+    if changes:
+        print(f"timing: median change over all {len(changes)} benchmarks: {median(changes):+.1%} (a shift every "
+              f"benchmark shares is the machine, not a kernel: read the '/ ref' ratios above)")
     return 0
 
 
