@@ -1,0 +1,356 @@
+// nnuelab_regress: the instruction-count regression gate's workload (./lab regress).
+//
+//   nnuelab_regress --list [--filter REGEX]      the case names, one a line
+//   nnuelab_regress --run  [--filter REGEX] [--iterations N]
+//
+// --run, for every case: setup (weights, packing and inputs from fixed seeds) and one
+// warm-up call, then CALLGRIND_TOGGLE_COLLECT, N calls cycling over kInputs fixed inputs,
+// CALLGRIND_TOGGLE_COLLECT, CALLGRIND_DUMP_STATS_AT(case name). Under
+// `valgrind --tool=callgrind --collect-atstart=no` each dump then holds the instructions
+// of the N kernel calls alone; tools/regress.py divides by N. Outside valgrind the client
+// requests are no-ops: --run is then a quick native self-check.
+//
+// A case is `<variant name>/<shape>/<density>`, the names nnuelab_bench uses, plus each
+// op's scalar reference as `<op>/scalar/reference/<shape>/<density>`. Only native variants
+// valgrind can run: not emulated, needing nothing beyond AVX2/BMI/FMA/POPCNT/SSE*, and
+// available() (under valgrind, CPUID reports what valgrind supports).
+//
+// Adding an op = one add_<op>() function below and one line in all_cases().
+//
+// Built a second time as nnuelab_regress_planted with NNUELAB_REGRESS_PLANT: the case
+// crelu16/scalar/clamp/1024/dense:100 then runs a copy of that kernel with extra work in
+// its loop, which the gate must catch (tests/CMakeLists.txt, regress.*).
+#ifdef NNUELAB_HAVE_CALLGRIND_H
+#include <valgrind/callgrind.h>
+#else  // no valgrind headers: nothing to talk to (the gate then skips: tools/regress.py)
+#define CALLGRIND_TOGGLE_COLLECT
+#define CALLGRIND_DUMP_STATS_AT(name) (void)(name)
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "kernels/affine/registry.h"
+#include "kernels/crelu16/registry.h"
+#include "kernels/crelu32/registry.h"
+#include "kernels/dot_u8i8/registry.h"
+#include "kernels/find_nnz/registry.h"
+#include "reference/affine.h"
+#include "reference/crelu16.h"
+#include "reference/crelu32.h"
+#include "reference/dot_u8i8.h"
+#include "reference/find_nnz.h"
+#include "workloads/synthetic.h"
+
+namespace nnuelab::regress {
+namespace {
+
+using workloads::Buffer;
+using workloads::Density;
+using workloads::DensityKind;
+using workloads::Rng;
+
+constexpr int kInputs = 8;              // fixed inputs each case cycles over
+constexpr int kDefaultIterations = 32;  // calls counted per case
+
+// One call of the kernel on input j (0 <= j < kInputs); the state it needs is captured.
+using Call = std::function<void(int j)>;
+
+struct Case {
+  std::string name;
+  std::function<Call()> setup;  // runs outside collection: weights, packing, inputs
+};
+using Cases = std::vector<Case>;
+
+// What valgrind 3.19 executes natively: SSE*, AVX, AVX2, BMI1/2, FMA, POPCNT.
+constexpr Features kValgrindRuns =
+    kSSE2 | kSSSE3 | kSSE41 | kSSE42 | kPOPCNT | kAVX | kAVX2 | kBMI1 | kBMI2 | kFMA;
+
+bool gate_runs(const VariantInfo& info) {
+  return !info.emulated && (info.needs & ~kValgrindRuns) == 0 && info.available();
+}
+
+std::string case_name(const std::string& variant, const std::string& shape, const std::string& density) {
+  std::string s = variant;
+  s.append("/").append(shape).append("/").append(density);
+  return s;
+}
+
+// Deterministic seed per case name (FNV-1a), so every case has its own fixed inputs.
+std::uint64_t seed_of(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+// kInputs vectors of n elements, uniform in [lo, hi], back to back.
+template <class T>
+std::shared_ptr<Buffer<T>> uniform_inputs(int n, std::int64_t lo, std::int64_t hi, std::uint64_t seed) {
+  auto b = std::make_shared<Buffer<T>>(std::size_t(n) * kInputs);
+  Rng rng(seed);
+  for (std::size_t i = 0; i < b->size(); ++i) (*b)[i] = T(rng.uniform(lo, hi));
+  return b;
+}
+
+// ---- affine ---------------------------------------------------------------------------
+struct AffineShape {
+  affine::Shape shape;
+  Density density;
+};
+
+void add_affine(Cases& out) {
+  const std::vector<AffineShape> shapes = {
+      {{1024, 32}, {DensityKind::kChunk, 15}},
+      {{1536, 16}, {DensityKind::kChunk, 15}},
+      {{32, 32}, {}},
+      {{32, 1}, {}},
+  };
+  for (const AffineShape& as : shapes) {
+    const affine::Shape s = as.shape;
+    const std::string shape = affine::shape_name(s), density = as.density.name();
+    // Weights and inputs depend on the shape and density only: every variant sees the same.
+    auto weights = std::make_shared<std::vector<std::int8_t>>();
+    auto bias = std::make_shared<std::vector<std::int32_t>>();
+    auto pool = std::make_shared<workloads::InputPool>();
+    auto data = [=] {
+      if (weights->empty()) {
+        Rng rng(seed_of("affine/" + shape));
+        weights->resize(std::size_t(s.in) * s.out);
+        bias->resize(s.out);
+        for (auto& w : *weights) w = std::int8_t(rng.uniform(-128, 127));
+        for (auto& b : *bias) b = std::int32_t(rng.uniform(-(1 << 16), 1 << 16));
+        *pool = workloads::make_input_pool(s.in, as.density, kInputs, seed_of("affine/" + shape + "/" + density));
+      }
+    };
+    auto output = std::make_shared<Buffer<std::int32_t>>(std::size_t(s.out));
+    out.push_back({case_name("affine/scalar/reference", shape, density), [=]() -> Call {
+                     data();
+                     return [=](int j) {
+                       ref::affine(weights->data(), bias->data(), s.in, s.out, pool->get(j), output->data());
+                     };
+                   }});
+    for (const affine::Variant& v : affine::variants()) {
+      if (!gate_runs(v.info) || !affine::why_unsupported(v, s).empty()) continue;
+      // Block-sparse-output kernels accept at most 4 blocks of 16 outputs per input chunk.
+      if (v.info.technique.starts_with("sparse_bso") && s.out > 64) continue;
+      const affine::Variant* vp = &v;
+      out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
+                       data();
+                       auto packed = std::make_shared<affine::Packed>(
+                           affine::prepare(*vp, {s, weights->data(), bias->data()}));
+                       return [=](int j) { vp->run(*packed, pool->get(j), output->data()); };
+                     }});
+    }
+  }
+}
+
+// ---- find_nnz -------------------------------------------------------------------------
+void add_find_nnz(Cases& out) {
+  const Density density{DensityKind::kChunk, 15};
+  for (find_nnz::Form form : {find_nnz::Form::kChunks, find_nnz::Form::kBytes}) {
+    const find_nnz::Shape s{1024, form};
+    // nnuelab_bench's tag ("1024c", "1024b"): a case name is a benchmark name.
+    const std::string shape = std::to_string(s.n) + (form == find_nnz::Form::kBytes ? "b" : "c");
+    auto pool = std::make_shared<workloads::InputPool>(
+        workloads::make_input_pool(s.n, density, kInputs, seed_of("find_nnz/" + density.name())));
+    auto indices = std::make_shared<Buffer<std::uint16_t>>(std::size_t(s.n) + find_nnz::kOutputSlack);
+    out.push_back({case_name("find_nnz/scalar/reference", shape, density.name()), [=]() -> Call {
+                     return [=](int j) {
+                       if (s.form == find_nnz::Form::kBytes)
+                         ref::find_nnz_bytes(pool->get(j), s.n, indices->data());
+                       else
+                         ref::find_nnz_chunks(pool->get(j), s.n, indices->data());
+                     };
+                   }});
+    for (const find_nnz::Variant& v : find_nnz::variants()) {
+      if (!gate_runs(v.info) || !find_nnz::why_unsupported(v, s).empty()) continue;
+      const find_nnz::Variant* vp = &v;
+      out.push_back({case_name(v.info.name, shape, density.name()), [=]() -> Call {
+                       return [=](int j) { vp->run(s, pool->get(j), indices->data()); };
+                     }});
+    }
+  }
+}
+
+// ---- elementwise ops (crelu16, crelu32, and the ones to come) ---------------------------
+// One case per runnable variant of an ElementwiseVariant registry at one shape, plus the
+// reference. `inputs` holds kInputs vectors of s.n elements.
+template <class V, class Ref, class Why>
+void add_elementwise(Cases& out, const std::string& op, std::span<const V> variants, const typename V::Shape& s,
+                     const std::string& shape, std::shared_ptr<Buffer<typename V::Input>> inputs, Ref ref,
+                     Why why_unsupported) {
+  using In = typename V::Input;
+  using Out = typename V::Output;
+  const int n = s.n;
+  auto output = std::make_shared<Buffer<Out>>(std::size_t(n));
+  auto bits = std::make_shared<Buffer<std::uint64_t>>(std::size_t(nnz_bitset_words(n)));
+  const std::string density = "dense:100";
+  out.push_back({case_name(op + "/scalar/reference", shape, density), [=]() -> Call {
+                   return [=](int j) { ref(s, inputs->data() + std::size_t(j) * n, output->data()); };
+                 }});
+  for (const V& v : variants) {
+    if (!gate_runs(v.info) || !why_unsupported(v, s).empty()) continue;
+    const V* vp = &v;
+    out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
+                     std::uint64_t* b = vp->writes_bits ? bits->data() : nullptr;
+                     return [=](int j) {
+                       const In* x = inputs->data() + std::size_t(j) * n;
+                       vp->run(s, x, output->data(), b);
+                     };
+                   }});
+  }
+}
+
+void add_crelu16(Cases& out) {
+  const crelu16::Shape s{1024};
+  add_elementwise<crelu16::Variant>(
+      out, "crelu16", crelu16::variants(), s, crelu16::shape_name(s),
+      uniform_inputs<std::int16_t>(s.n, -600, 600, seed_of("crelu16/1024")),
+      [](const crelu16::Shape& sh, const std::int16_t* in, std::uint8_t* o) { ref::crelu16(in, sh.n, o); },
+      &crelu16::why_unsupported);
+}
+
+void add_crelu32(Cases& out) {
+  for (int n : {32, 1024}) {
+    const crelu32::Shape s{n, 6};
+    add_elementwise<crelu32::Variant>(
+        out, "crelu32", crelu32::variants(), s, crelu32::shape_name(s),
+        uniform_inputs<std::int32_t>(n, -(1 << 14), 1 << 14, seed_of("crelu32/" + std::to_string(n))),
+        [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::crelu32(in, sh.n, sh.shift, o); },
+        &crelu32::why_unsupported);
+  }
+}
+
+// ---- dot_u8i8 -------------------------------------------------------------------------
+void add_dot_u8i8(Cases& out) {
+  const dot_u8i8::Shape s{64};
+  const std::string shape = dot_u8i8::shape_name(s), density = "dense:100";
+  const int bytes = 4 * s.groups;
+  // Activations 0..64: where every semantics agrees. Two input sets per call, as in a layer.
+  auto u = uniform_inputs<std::uint8_t>(bytes, 0, 64, seed_of("dot_u8i8/u"));
+  auto u2 = uniform_inputs<std::uint8_t>(bytes, 0, 64, seed_of("dot_u8i8/u2"));
+  auto w = uniform_inputs<std::int8_t>(bytes, -128, 127, seed_of("dot_u8i8/w"));
+  auto w2 = uniform_inputs<std::int8_t>(bytes, -128, 127, seed_of("dot_u8i8/w2"));
+  auto acc = std::make_shared<Buffer<std::int32_t>>(std::size_t(s.groups));
+  auto at = [bytes](const auto& b, int j) { return b->data() + std::size_t(j) * bytes; };
+  out.push_back({case_name("dot_u8i8/scalar/reference", shape, density), [=]() -> Call {
+                   return [=](int j) {
+                     ref::dot_u8i8_dpbusd(acc->data(), at(u, j), w->data(), s.groups);
+                     ref::dot_u8i8_dpbusd(acc->data(), at(u2, j), w2->data(), s.groups);
+                   };
+                 }});
+  for (const dot_u8i8::Variant& v : dot_u8i8::variants()) {
+    if (!gate_runs(v.info) || !dot_u8i8::why_unsupported(v, s).empty()) continue;
+    const dot_u8i8::Variant* vp = &v;
+    out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
+                     return [=](int j) { vp->run(s, acc->data(), at(u, j), w->data(), at(u2, j), w2->data()); };
+                   }});
+  }
+}
+
+#ifdef NNUELAB_REGRESS_PLANT
+// The planted slowdown: crelu16/scalar/clamp with extra work in its loop, small enough to
+// test the threshold rather than a landslide: the original (vectorised) clamp on blocks of
+// 64 elements, plus per block a dependent dummy add the compiler must keep (the asm
+// statement claims to read and change it).
+__attribute__((noinline)) void slowed_clamp_run(const crelu16::Shape& s, const std::int16_t* input,
+                                                std::uint8_t* output) {
+  const int n = s.n;
+  unsigned dummy = 0;
+  for (int b = 0; b < n; b += 64) {
+    const int end = b + 64 < n ? b + 64 : n;
+    for (int i = b; i < end; ++i) {
+      const int x = input[i];
+      output[i] = std::uint8_t(x < 0 ? 0 : x > 127 ? 127 : x);
+    }
+    dummy += unsigned(input[b]);
+    asm volatile("" : "+r"(dummy));
+  }
+}
+
+void plant(Cases& cases) {
+  const std::string target = "crelu16/scalar/clamp/1024/dense:100";
+  for (Case& c : cases) {
+    if (c.name != target) continue;
+    const crelu16::Shape s{1024};
+    auto inputs = uniform_inputs<std::int16_t>(s.n, -600, 600, seed_of("crelu16/1024"));
+    auto output = std::make_shared<Buffer<std::uint8_t>>(std::size_t(s.n));
+    c.setup = [=]() -> Call {
+      return [=](int j) { slowed_clamp_run(s, inputs->data() + std::size_t(j) * s.n, output->data()); };
+    };
+    std::fprintf(stderr, "nnuelab_regress: PLANTED slowdown in %s\n", target.c_str());
+  }
+}
+#endif
+
+Cases all_cases() {
+  Cases cases;
+  add_affine(cases);
+  add_crelu16(cases);
+  add_crelu32(cases);
+  add_dot_u8i8(cases);
+  add_find_nnz(cases);
+#ifdef NNUELAB_REGRESS_PLANT
+  plant(cases);
+#endif
+  return cases;
+}
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: nnuelab_regress --list|--run [--filter REGEX] [--iterations N]\n"
+               "  run it under valgrind --tool=callgrind --collect-atstart=no (./lab regress does)\n");
+  return 2;
+}
+
+}  // namespace
+}  // namespace nnuelab::regress
+
+int main(int argc, char** argv) {
+  using namespace nnuelab::regress;
+  bool list = false, run = false;
+  std::string filter;
+  int iterations = kDefaultIterations;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--list") list = true;
+    else if (a == "--run") run = true;
+    else if (a == "--filter" && i + 1 < argc) filter = argv[++i];
+    else if (a == "--iterations" && i + 1 < argc) iterations = std::atoi(argv[++i]);
+    else return usage();
+  }
+  if (list == run || iterations < 1) return usage();
+  try {
+    const std::regex re(filter.empty() ? std::string(".") : filter);
+    int done = 0;
+    for (const Case& c : all_cases()) {
+      if (!std::regex_search(c.name, re)) continue;
+      if (list) {
+        std::printf("%s\n", c.name.c_str());
+        continue;
+      }
+      const Call call = c.setup();
+      call(kInputs - 1);  // warm-up, uncounted: first-touch faults, lazy tables
+      CALLGRIND_TOGGLE_COLLECT;
+      for (int k = 0; k < iterations; ++k) call(k % kInputs);
+      CALLGRIND_TOGGLE_COLLECT;
+      CALLGRIND_DUMP_STATS_AT(c.name.c_str());
+      std::printf("case %s\n", c.name.c_str());
+      ++done;
+    }
+    if (run) std::printf("iterations %d\ncases %d\nvalgrind %d\n", iterations, done, int(RUNNING_ON_VALGRIND));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "nnuelab_regress: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

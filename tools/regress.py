@@ -1,0 +1,421 @@
+#!/usr/bin/python3
+"""The kernel regression gate (./lab regress) and its timing report. Standard library only.
+
+  regress.py check  --binary B [--baseline F] [--threshold PCT] [--filter REGEX]
+      instructions per call of every case of B (nnuelab_regress) under callgrind, compared
+      with the baseline: exit 1 when any case grew by more than PCT (default 2), naming it
+  regress.py update --binary B [--baseline F]       rewrite the baseline from this tree
+  regress.py repeat --binary B [--filter REGEX]     two runs must give identical counts
+  regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F] [--out F]
+      the same cases timed interleaved, pinned, 9 repetitions; compare.py (U test) against
+      the time baseline; ratios to the scalar reference. Never fails (exit 0).
+
+Exit 77 (CTest's skip) when valgrind is not installed: the gate never passes silently.
+"""
+import argparse
+import datetime
+import glob
+import json
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SKIP = 77
+ITERATIONS = 32
+
+
+def die(msg, code=2):
+    print(f"regress: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+# ---- instruction counts ----------------------------------------------------------------
+def measure(binary, filt=None, iterations=ITERATIONS):
+    """{case: instructions per call}, from one valgrind process for all cases."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        print("regress: SKIPPED: valgrind is not installed (Debian: apt-get install valgrind); "
+              "the instruction-count gate cannot run", file=sys.stderr)
+        sys.exit(SKIP)
+    if not os.access(binary, os.X_OK):
+        die(f"{binary} not found: build the nnuelab_regress target")
+    with tempfile.TemporaryDirectory(prefix="nnuelab-regress-") as d:
+        cmd = [valgrind, "--tool=callgrind", "--collect-atstart=no",
+               f"--callgrind-out-file={d}/cg.out", binary, "--run", "--iterations", str(iterations)]
+        if filt:
+            cmd += ["--filter", filt]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.stderr.write(p.stderr[-4000:])
+            die(f"{' '.join(cmd)} failed (exit {p.returncode})", 1)
+        ran = [l[5:] for l in p.stdout.splitlines() if l.startswith("case ")]
+        if "valgrind 1" not in p.stdout:
+            die("the workload did not see valgrind (built without valgrind/callgrind.h?)", 1)
+        counts = {}
+        for f in glob.glob(f"{d}/cg.out.*"):
+            name, ir = None, None
+            with open(f) as fh:
+                for line in fh:
+                    if line.startswith("desc: Trigger: Client Request: "):
+                        name = line[len("desc: Trigger: Client Request: "):].rstrip("\n")
+                    elif line.startswith("summary:") or line.startswith("totals:"):
+                        ir = int(line.split()[1])
+                        break
+            if name is None or ir is None:
+                die(f"cannot read {f} (no trigger or summary line)", 1)
+            counts[name] = ir / iterations
+        missing = [c for c in ran if c not in counts]
+        if missing or len(counts) != len(ran):
+            die(f"callgrind dumps do not match the cases run (missing: {missing[:5]})", 1)
+        return dict(sorted(counts.items()))
+
+
+def cmake_cache(build_dir):
+    out = {}
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt")) as f:
+            for line in f:
+                m = re.match(r"^([A-Za-z_]+):[A-Z]+=(.*)$", line.rstrip("\n"))
+                if m:
+                    out[m.group(1)] = m.group(2)
+    except OSError:
+        pass
+    return out
+
+
+def first_line(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0].strip()
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def environment(binary):
+    """What the counts depend on besides the source: compiler, flags, valgrind, CPU."""
+    cache = cmake_cache(os.path.dirname(os.path.abspath(binary)))
+    cxx = cache.get("CMAKE_CXX_COMPILER", "c++")
+    bt = cache.get("CMAKE_BUILD_TYPE", "")
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), cpu)
+    except OSError:
+        pass
+    return {
+        "compiler": first_line([cxx, "--version"]),
+        "flags": f"{bt} {cache.get('CMAKE_CXX_FLAGS', '')} {cache.get('CMAKE_CXX_FLAGS_' + bt.upper(), '')}".strip(),
+        "valgrind": first_line(["valgrind", "--version"]),
+        "cpu": cpu,
+        "os": first_line(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
+    }
+
+
+def reference_of(name):
+    """affine/avx2/dense_rows4/1024x32/chunk:15 -> affine/scalar/reference/1024x32/chunk:15"""
+    parts = name.split("/")
+    return "/".join([parts[0], "scalar", "reference"] + parts[3:])
+
+
+def fmt(x):
+    return "-" if x is None else f"{x:,.1f}"
+
+
+def compare(base, now, threshold, filt=None):
+    """Prints the table; returns the regressed case names."""
+    rx = re.compile(filt) if filt else None
+    base = {k: v for k, v in base.items() if rx is None or rx.search(k)}
+    names = sorted(set(base) | set(now))
+    w = max([len(n) for n in names] + [4])
+    print(f"{'case':<{w}}  {'baseline':>12}  {'now':>12}  {'change':>8}  {'x ref':>6}  status")
+    regressed, improved, new, missing = [], [], [], []
+    for n in names:
+        b, c = base.get(n), now.get(n)
+        ref = now.get(reference_of(n))
+        ratio = f"{c / ref:6.2f}" if c is not None and ref else "     -"
+        if b is None:
+            status, change = "NEW (no baseline: reported, not failed)", "-"
+            new.append(n)
+        elif c is None:
+            status, change = "MISSING (in the baseline, not run here)", "-"
+            missing.append(n)
+        else:
+            pct = (c - b) / b * 100 if b else 0.0
+            change = f"{pct:+7.2f}%"
+            if pct > threshold:
+                status = f"REGRESSED (> +{threshold:g}%)"
+                regressed.append((n, b, c, pct))
+            elif pct < -threshold:
+                status = "improved"
+                improved.append(n)
+            else:
+                status = "ok"
+        print(f"{n:<{w}}  {fmt(b):>12}  {fmt(c):>12}  {change:>8}  {ratio}  {status}")
+    print()
+    print(f"regress: {len(now)} cases measured, threshold +{threshold:g}% instructions per call: "
+          f"{len(regressed)} regressed, {len(improved)} improved, {len(new)} new, {len(missing)} missing")
+    for n, b, c, pct in regressed:
+        print(f"regress: REGRESSION {n}: {b:,.1f} -> {c:,.1f} instructions per call ({pct:+.2f}%)")
+    if improved:
+        print("regress: improvements are not failures; once reviewed, record them with ./lab regress --update")
+    return [r[0] for r in regressed]
+
+
+def load_baseline(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+
+
+def cmd_check(a):
+    base = load_baseline(a.baseline)
+    if a.skip_on_other_toolchain and base is not None:
+        # CTest: counts of another compiler, flag set (sanitizers) or valgrind are not comparable.
+        env, meta = environment(a.binary), base.get("meta", {})
+        for k in ("compiler", "flags", "valgrind"):
+            if meta.get(k, env[k]) != env[k]:
+                print(f"regress: SKIPPED: the baseline's {k} is '{meta[k]}', this build's '{env[k]}' "
+                      f"(counts compare only within one toolchain)")
+                sys.exit(SKIP)
+    now = measure(a.binary, a.filter)
+    if base is None:
+        print(f"regress: no baseline at {a.baseline}: every case is new (create it with ./lab regress --update)")
+        base = {"meta": {}, "cases": {}}
+    env, meta = environment(a.binary), base.get("meta", {})
+    for k in ("compiler", "flags", "valgrind"):
+        if meta.get(k) and meta[k] != env[k]:
+            print(f"regress: NOTE the baseline's {k} was '{meta[k]}', this build's is '{env[k]}': "
+                  f"counts may move for that reason alone")
+    threshold = a.threshold if a.threshold is not None else float(meta.get("threshold_percent", 2.0))
+    regressed = compare(base.get("cases", {}), now, threshold, a.filter)
+    if regressed:
+        print(f"regress: FAILED: {len(regressed)} case(s) need more instructions than the baseline "
+              f"({os.path.relpath(a.baseline, ROOT)}); fix the kernel, or if the change is intended, "
+              f"./lab regress --update and commit the baseline with the reason")
+        return 1
+    print("regress: passed")
+    return 0
+
+
+def cmd_update(a):
+    now = measure(a.binary, a.filter)
+    old = load_baseline(a.baseline) or {"meta": {}, "cases": {}}
+    cases = dict(old.get("cases", {})) if a.filter else {}
+    cases.update(now)
+    meta = environment(a.binary)
+    meta["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    meta["threshold_percent"] = a.threshold if a.threshold is not None else float(
+        old.get("meta", {}).get("threshold_percent", 2.0))
+    meta["iterations"] = ITERATIONS
+    meta["unit"] = "instructions per kernel call (callgrind Ir / iterations)"
+    os.makedirs(os.path.dirname(os.path.abspath(a.baseline)), exist_ok=True)
+    with open(a.baseline, "w") as f:
+        json.dump({"meta": meta, "cases": dict(sorted(cases.items()))}, f, indent=1)
+        f.write("\n")
+    print(f"regress: wrote {len(cases)} cases to {a.baseline}; commit it with the reason for the update")
+    return 0
+
+
+def cmd_repeat(a):
+    first = measure(a.binary, a.filter)
+    second = measure(a.binary, a.filter)
+    differ = [n for n in first if first[n] != second.get(n)] + [n for n in second if n not in first]
+    for n in first:
+        print(f"{n}: {first[n]:,.1f} {second.get(n, float('nan')):,.1f}")
+    if differ or not first:
+        print(f"regress: NOT reproducible: {differ or 'no cases'}")
+        return 1
+    print(f"regress: {len(first)} cases, identical counts in two runs")
+    return 0
+
+
+# ---- timing report ---------------------------------------------------------------------
+def ere_escape(s):
+    return re.sub(r"([.\[\]()*+?{}|^$\\])", r"\\\1", s)
+
+
+def bench_names(bench, binary, filt):
+    """The benchmarks timing the gate's cases: the same name, or for a technique benchmarked
+    at dense inputs only (dense affine kernels), the same shape at dense:100."""
+    listed = subprocess.run([bench, "--benchmark_list_tests"], capture_output=True, text=True, check=True).stdout
+    by_prefix = {}
+    for line in listed.splitlines():
+        parts = line.split("/")
+        if len(parts) >= 5:
+            by_prefix.setdefault("/".join(parts[:5]), line)
+    cases = subprocess.run([binary, "--list"] + (["--filter", filt] if filt else []),
+                           capture_output=True, text=True, check=True).stdout.split()
+    picked = []
+    for c in cases:
+        parts = c.split("/")
+        dense = "/".join(parts[:4] + ["dense:100"])
+        key = c if c in by_prefix else dense if dense in by_prefix else None
+        if key and key not in picked:
+            picked.append(key)
+    return picked
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else float("nan")
+
+
+def slim(path):
+    """Keeps what compare.py and the ratios read (the baseline goes into git): per benchmark
+    its repetitions (the U test's samples) and their median, times to 5 significant digits."""
+    with open(path) as f:
+        data = json.load(f)
+    keep = ("name", "run_type", "aggregate_name", "repetitions", "iterations", "real_time", "cpu_time",
+            "time_unit", "error_occurred", "error_message")
+    rows = []
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
+            continue
+        r = {k: b[k] for k in keep if k in b}
+        for k in ("real_time", "cpu_time"):
+            if k in r:
+                r[k] = float(f"{r[k]:.5g}")
+        rows.append(r)
+    # By name (repetitions keep their order): compare.py then lists benchmarks alphabetically.
+    rows.sort(key=lambda r: r["name"])
+    ctx = {k: v for k, v in data.get("context", {}).items() if k not in ("caches", "load_avg")}
+    with open(path, "w") as f:
+        f.write('{"context": ' + json.dumps(ctx) + ',\n"benchmarks": [\n')
+        f.write(",\n".join(json.dumps(r, separators=(",", ":")) for r in rows))
+        f.write("\n]}\n")
+    return {"context": ctx, "benchmarks": rows}
+
+
+def cmd_timing(a):
+    compare_py = "/usr/share/benchmark/compare.py"
+    names = bench_names(a.bench, a.binary, a.filter)
+    if not names:
+        print("timing: no benchmarks match the gate's cases")
+        return 0
+    filt = "^(" + "|".join(ere_escape(n) for n in names) + ")/"
+    cmd = [a.bench, f"--benchmark_filter={filt}", "--benchmark_enable_random_interleaving=true",
+           f"--benchmark_repetitions={a.repetitions}", "--benchmark_report_aggregates_only=false",
+           f"--benchmark_min_time={a.min_time}", f"--benchmark_out={a.out}", "--benchmark_out_format=json"]
+    cpu = a.cpu
+    taskset = shutil.which("taskset")
+    if taskset and cpu in os.sched_getaffinity(0):
+        cmd = [taskset, "-c", str(cpu)] + cmd
+        pin = f"pinned to CPU {cpu}"
+    else:
+        pin = "NOT pinned (no taskset, or CPU %d not allowed)" % cpu
+    print(f"timing: {len(names)} benchmarks, {a.repetitions} repetitions, interleaved at random, {pin}")
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        print(f"timing: nnuelab_bench failed (exit {p.returncode}): {p.stderr[-2000:]}")
+        return 0
+    data = slim(a.out)
+    # Ratios to the scalar reference: medians over the repetitions, same process. A machine
+    # slowed down as a whole (another build on the other core) moves both alike.
+    def ratios(d):
+        runs = {}
+        for b in d["benchmarks"]:
+            if b.get("run_type") == "iteration":
+                runs.setdefault("/".join(b["name"].split("/")[:5]), []).append(b["real_time"])
+        meds = {k: median(v) for k, v in runs.items()}
+        refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if k.split("/")[1:3] == ["scalar", "reference"]}
+        return meds, {k: v / refs[(k.split("/")[0], k.split("/")[3])] for k, v in meds.items()
+                      if (k.split("/")[0], k.split("/")[3]) in refs}
+
+    meds, now_ratio = ratios(data)
+    base_ratio = {}
+    if os.path.exists(a.baseline):
+        with open(a.baseline) as f:
+            base_ratio = ratios(json.load(f))[1]
+    w = max(len(k) for k in meds)
+    print(f"\n{'benchmark (median of ' + str(a.repetitions) + ')':<{w}}  {'ns':>9}  {'/ ref':>7}  "
+          f"{'baseline':>8}  {'change':>7}")
+    for k in sorted(meds):
+        r, b = now_ratio.get(k), base_ratio.get(k)
+        rs = f"{r:7.3f}" if r is not None else "      -"
+        bs = f"{b:8.3f}" if b is not None else "       -"
+        cs = f"{(r / b - 1):+7.1%}" if r is not None and b else "      -"
+        print(f"{k:<{w}}  {meds[k]:>9.1f}  {rs}  {bs}  {cs}")
+    print("(/ ref: time over the op's scalar reference at the same shape, measured in this process; "
+          "baseline: that ratio in the time baseline)")
+    print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
+    if not os.path.exists(a.baseline):
+        print(f"timing: NO time baseline at {a.baseline}: nothing to compare (to create one: "
+              f"./lab regress --timing --update-timing)")
+        return 0
+    if not os.path.exists(compare_py):
+        print(f"timing: {compare_py} is missing (Debian: apt-get install libbenchmark-tools): no U test")
+        return 0
+    print(f"timing: compare.py against {os.path.relpath(a.baseline, ROOT)} "
+          f"(Time/CPU: relative change, negative = faster; U test p-values on the _pvalue rows; "
+          f"wall time on a shared machine: information, never a failure)\n", flush=True)
+    with tempfile.TemporaryDirectory(prefix="nnuelab-timing-") as d:
+        dump = os.path.join(d, "diff.json")
+        q = subprocess.run(["/usr/bin/python3", compare_py, "--no-color", "-a", "-d", dump, "benchmarks",
+                            a.baseline, a.out], capture_output=True, text=True)
+        sys.stdout.write(q.stdout)
+        if q.returncode != 0:
+            print(f"timing: compare.py failed (exit {q.returncode}): {q.stderr[-2000:]}")
+            return 0
+        try:
+            with open(dump) as f:
+                diff = json.load(f)
+        except (OSError, ValueError):
+            return 0
+    # The short form: medians that moved, where the U test says the samples differ.
+    pvalue = {e["name"]: e["utest"].get("time_pvalue") for e in diff if e.get("utest")}
+    moved, changes = [], []
+    for e in diff:
+        if e.get("aggregate_name") != "median" or not e.get("measurements"):
+            continue
+        base_name = e["name"][: -len("_median")]
+        p = pvalue.get(base_name)
+        change = e["measurements"][0]["time"]
+        changes.append(change)
+        if p is not None and p < a.alpha:
+            moved.append((change, base_name, p))
+    print(f"\ntiming: {len(moved)} of {len(pvalue)} benchmarks differ from the time baseline at "
+          f"p < {a.alpha:g} (U test, {a.repetitions} repetitions); information only:")
+    for change, name, p in sorted(moved, reverse=True):
+        print(f"timing:   {change:+7.1%}  p = {p:.4f}  {name}")
+    if changes:
+        print(f"timing: median change over all {len(changes)} benchmarks: {median(changes):+.1%} (a shift every "
+              f"benchmark shares is the machine, not a kernel: read the '/ ref' ratios above)")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["check", "update", "repeat", "timing"])
+    ap.add_argument("--binary", required=True, help="nnuelab_regress (or nnuelab_regress_planted)")
+    ap.add_argument("--baseline", help="default: results/baseline-instructions.json "
+                                       "(timing: results/baseline-timing.json)")
+    ap.add_argument("--threshold", type=float, help="percent growth that fails (default: the baseline's, 2)")
+    ap.add_argument("--filter", help="only the cases matching this regex")
+    ap.add_argument("--bench", help="timing: the nnuelab_bench binary")
+    ap.add_argument("--out", help="timing: where to write the JSON (default results/<host>-timing.json)")
+    ap.add_argument("--repetitions", type=int, default=9, help="timing: 9 or more for a meaningful U test")
+    ap.add_argument("--min-time", type=float, default=0.02)
+    ap.add_argument("--skip-on-other-toolchain", action="store_true",
+                    help="check: exit 77 (skip) when compiler, flags or valgrind differ from the baseline's")
+    ap.add_argument("--alpha", type=float, default=0.05, help="timing: U test significance level")
+    ap.add_argument("--cpu", type=int, default=1, help="timing: the CPU taskset pins to")
+    a = ap.parse_args()
+    if a.command == "timing":
+        a.baseline = a.baseline or os.path.join(ROOT, "results", "baseline-timing.json")
+        a.out = a.out or os.path.join(ROOT, "results", f"{platform.node().split('.')[0]}-timing.json")
+        if not a.bench:
+            die("timing needs --bench")
+        return cmd_timing(a)
+    a.baseline = a.baseline or os.path.join(ROOT, "results", "baseline-instructions.json")
+    return {"check": cmd_check, "update": cmd_update, "repeat": cmd_repeat}[a.command](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
