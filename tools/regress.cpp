@@ -44,11 +44,20 @@
 #include "kernels/crelu32/registry.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "kernels/find_nnz/registry.h"
+#include "kernels/crelu32_pair/registry.h"
+#include "kernels/ft_output/registry.h"
+#include "kernels/pool_product2/registry.h"
+#include "kernels/quantmoid4/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 #include "reference/affine.h"
 #include "reference/crelu16.h"
 #include "reference/crelu32.h"
 #include "reference/dot_u8i8.h"
 #include "reference/find_nnz.h"
+#include "reference/crelu32_pair.h"
+#include "reference/pool.h"
+#include "reference/quantmoid4.h"
+#include "reference/sqr_crelu32.h"
 #include "workloads/synthetic.h"
 
 namespace nnuelab::regress {
@@ -187,12 +196,13 @@ void add_find_nnz(Cases& out) {
 template <class V, class Ref, class Why>
 void add_elementwise(Cases& out, const std::string& op, std::span<const V> variants, const typename V::Shape& s,
                      const std::string& shape, std::shared_ptr<Buffer<typename V::Input>> inputs, Ref ref,
-                     Why why_unsupported) {
+                     Why why_unsupported, int out_n = -1) {
   using In = typename V::Input;
   using Out = typename V::Output;
   const int n = s.n;
-  auto output = std::make_shared<Buffer<Out>>(std::size_t(n));
-  auto bits = std::make_shared<Buffer<std::uint64_t>>(std::size_t(nnz_bitset_words(n)));
+  if (out_n < 0) out_n = n;  // outputs per call (2n for crelu32_pair, n/2 for pooling)
+  auto output = std::make_shared<Buffer<Out>>(std::size_t(out_n) + 64);
+  auto bits = std::make_shared<Buffer<std::uint64_t>>(std::size_t(nnz_bitset_words(out_n)) + 1);
   const std::string density = "dense:100";
   out.push_back({case_name(op + "/scalar/reference", shape, density), [=]() -> Call {
                    return [=](int j) { ref(s, inputs->data() + std::size_t(j) * n, output->data()); };
@@ -228,6 +238,48 @@ void add_crelu32(Cases& out) {
         [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::crelu32(in, sh.n, sh.shift, o); },
         &crelu32::why_unsupported);
   }
+}
+
+void add_sqr_crelu32(Cases& out) {
+  const sqr_crelu32::Shape s{1024, 6};
+  add_elementwise<sqr_crelu32::Variant>(
+      out, "sqr_crelu32", sqr_crelu32::variants(), s, sqr_crelu32::shape_name(s),
+      uniform_inputs<std::int32_t>(s.n, -(1 << 14), 1 << 14, seed_of("sqr_crelu32/1024")),
+      [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::sqr_crelu32(in, sh.n, sh.shift, o); },
+      &sqr_crelu32::why_unsupported);
+}
+
+void add_crelu32_pair(Cases& out) {
+  const crelu32_pair::Shape s{32, 6};
+  add_elementwise<crelu32_pair::Variant>(
+      out, "crelu32_pair", crelu32_pair::variants(), s, crelu32_pair::shape_name(s),
+      uniform_inputs<std::int32_t>(s.n, -(1 << 14), 1 << 14, seed_of("crelu32_pair/32")),
+      [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::crelu32_pair(in, sh.n, sh.shift, o); },
+      &crelu32_pair::why_unsupported, 2 * s.n);
+}
+
+void add_quantmoid4(Cases& out) {
+  const quantmoid4::Shape s{1024};
+  add_elementwise<quantmoid4::Variant>(
+      out, "quantmoid4", quantmoid4::variants(), s, quantmoid4::shape_name(s),
+      uniform_inputs<std::int16_t>(s.n, -300, 300, seed_of("quantmoid4/1024")),
+      [](const quantmoid4::Shape& sh, const std::int16_t* in, std::uint8_t* o) { ref::quantmoid4(in, sh.n, o); },
+      &quantmoid4::why_unsupported);
+}
+
+void add_pooling(Cases& out) {
+  const pool_product2::Shape p{2048};
+  add_elementwise<pool_product2::Variant>(
+      out, "pool_product2", pool_product2::variants(), p, pool_product2::shape_name(p),
+      uniform_inputs<std::int16_t>(p.n, 0, 127, seed_of("pool_product2/2048")),
+      [](const pool_product2::Shape& sh, const std::int16_t* in, std::uint8_t* o) { ref::pool_product2(in, sh.n, o); },
+      &pool_product2::why_unsupported, p.n / 2);
+  const ft_output::Shape f{2048, ft_output::Form::kClamp127};
+  add_elementwise<ft_output::Variant>(
+      out, "ft_output", ft_output::variants(), f, ft_output::shape_name(f),
+      uniform_inputs<std::int16_t>(f.n, -200, 300, seed_of("ft_output/2048")),
+      [](const ft_output::Shape& sh, const std::int16_t* in, std::uint8_t* o) { ref::ft_output_clamp127(in, sh.n, o); },
+      &ft_output::why_unsupported, f.n / 2);
 }
 
 // ---- dot_u8i8 -------------------------------------------------------------------------
@@ -299,6 +351,10 @@ Cases all_cases() {
   add_crelu32(cases);
   add_dot_u8i8(cases);
   add_find_nnz(cases);
+  add_sqr_crelu32(cases);
+  add_crelu32_pair(cases);
+  add_quantmoid4(cases);
+  add_pooling(cases);
 #ifdef NNUELAB_REGRESS_PLANT
   plant(cases);
 #endif
