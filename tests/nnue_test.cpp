@@ -15,6 +15,7 @@
 #include "workloads/engine.h"
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
+#include "workloads/synthetic.h"
 
 namespace nnuelab::test {
 namespace {
@@ -324,6 +325,123 @@ TEST(NnueLoad, TruncatedCorruptAndPaddedFilesGiveClearErrors) {
   auto count = good;
   count[12 + desc + 4 + 17] ^= 0x01;  // the first LEB128 byte count
   expect_net_error(count, "feature transformer", "LEB128 byte count");
+}
+
+// ---- fuzz-style: thousands of mutated nets and FENs, never a crash --------------------
+
+// A small valid net of this family, built here (L1 = 16, raw arrays), so thousands of
+// mutations parse in seconds; the real nets' LEB128 form is mutated below too.
+std::vector<std::uint8_t> tiny_net(Rng& rng, bool leb128) {
+  std::vector<std::uint8_t> f;
+  auto u32 = [&](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) f.push_back(std::uint8_t(v >> (8 * i)));
+  };
+  auto raw = [&](std::size_t count, int bytes) {
+    for (std::size_t i = 0; i < count * bytes; ++i) f.push_back(std::uint8_t(rng.next()));
+  };
+  auto leb = [&](std::size_t count) {  // small signed values, 1-2 bytes each
+    std::vector<std::uint8_t> body;
+    for (std::size_t i = 0; i < count; ++i) {
+      int v = int(rng.uniform(-100, 100));
+      while (true) {
+        const std::uint8_t b = v & 0x7f;
+        v >>= 7;
+        if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) { body.push_back(b); break; }
+        body.push_back(b | 0x80);
+      }
+    }
+    for (char c : std::string("COMPRESSED_LEB128")) f.push_back(std::uint8_t(c));
+    u32(std::uint32_t(body.size()));
+    f.insert(f.end(), body.begin(), body.end());
+  };
+  const int l1 = 16;
+  const std::uint32_t ft = kHalfKAv2HmHash ^ (2 * l1), stack = 0x12345678;
+  u32(kNnueVersion);
+  u32(ft ^ stack);
+  const std::string desc = "tiny test net";
+  u32(std::uint32_t(desc.size()));
+  f.insert(f.end(), desc.begin(), desc.end());
+  u32(ft);
+  if (leb128) leb(l1), leb(std::size_t(l1) * kHalfKAv2Features), leb(std::size_t(8) * kHalfKAv2Features);
+  else raw(l1, 2), raw(std::size_t(l1) * kHalfKAv2Features, 2), raw(std::size_t(8) * kHalfKAv2Features, 4);
+  for (int s = 0; s < kLayerStacks; ++s) {
+    u32(stack);
+    raw(16, 4), raw(16 * l1, 1), raw(32, 4), raw(32 * 32, 1), raw(1, 4), raw(32, 1);
+  }
+  return f;
+}
+
+TEST(Fuzz, MutatedNetsLoadOrFailCleanly) {
+  Rng rng(0xf022);
+  int loaded = 0, refused = 0;
+  for (bool leb128 : {false, true}) {
+    const std::vector<std::uint8_t> good = tiny_net(rng, leb128);
+    const Network n = parse_network(good, "tiny.nnue");  // the unmutated file is valid
+    ASSERT_EQ(n.l1, 16);
+    ASSERT_EQ(n.compressed, leb128);
+    for (int i = 0; i < 1500; ++i) {
+      std::vector<std::uint8_t> m = good;
+      switch (rng.uniform(0, 4)) {
+        case 0:  // flip bytes, biased towards the header and section boundaries
+          for (int k = int(rng.uniform(1, 4)); k > 0; --k) {
+            const std::size_t at = std::size_t(rng.uniform(0, 3) == 0 ? rng.uniform(0, 80) : rng.uniform(0, std::int64_t(m.size()) - 1));
+            m[std::min(at, m.size() - 1)] ^= std::uint8_t(rng.uniform(1, 255));
+          }
+          break;
+        case 1: m.resize(std::size_t(rng.uniform(0, std::int64_t(m.size()) - 1))); break;                              // truncate
+        case 2: m.insert(m.begin() + long(rng.uniform(0, std::int64_t(m.size()))), std::uint8_t(rng.next())); break;  // insert
+        case 3: m.erase(m.begin() + long(rng.uniform(0, std::int64_t(m.size()) - 1))); break;             // delete
+        default: m.resize(m.size() + std::size_t(rng.uniform(1, 64)), std::uint8_t(rng.next())); break;  // trailing bytes
+      }
+      try {
+        const Network x = parse_network(m, "mutated.nnue");
+        // A mutation the format cannot see (a weight byte): still a whole, consistent net.
+        EXPECT_EQ(x.ft_weights.size(), std::size_t(x.l1) * kHalfKAv2Features);
+        ++loaded;
+      } catch (const NetError& e) {
+        EXPECT_NE(std::string(e.what()).find("mutated.nnue: "), std::string::npos) << e.what();
+        ++refused;
+      }
+    }
+  }
+  EXPECT_GT(refused, 1000);
+  EXPECT_GT(loaded, 100);
+}
+
+TEST(Fuzz, MutatedFensParseOrFailCleanly) {
+  NNUELAB_NEED_DATA(dir);
+  std::ifstream epd(*dir + "/positions.epd");
+  std::vector<std::string> fens;
+  for (std::string line; std::getline(epd, line);) fens.push_back(line);
+  Rng rng(0xfe4);
+  const std::string alphabet = "pnbrqkPNBRQK12345678/ wb-KQkq09x";
+  int parsed = 0, refused = 0;
+  for (int i = 0; i < 5000; ++i) {
+    std::string f = fens[std::size_t(rng.uniform(0, std::int64_t(fens.size()) - 1))];
+    for (int k = int(rng.uniform(1, 3)); k > 0; --k) {
+      const std::size_t at = std::size_t(rng.uniform(0, std::int64_t(f.size())));
+      switch (rng.uniform(0, 2)) {
+        case 0: if (at < f.size()) f[at] = alphabet[std::size_t(rng.uniform(0, std::int64_t(alphabet.size()) - 1))]; break;
+        case 1: f.insert(at, 1, alphabet[std::size_t(rng.uniform(0, std::int64_t(alphabet.size()) - 1))]); break;
+        default: if (at < f.size()) f.erase(at, 1); break;
+      }
+    }
+    try {
+      const Position p = parse_fen(f);
+      std::uint32_t feats[kMaxActiveFeatures];
+      for (Color c : {kWhite, kBlack}) {
+        const int n = halfka_v2_hm_features(p, c, feats);
+        ASSERT_EQ(n, p.pieces) << f;
+        for (int j = 0; j < n; ++j) ASSERT_LT(feats[j], std::uint32_t(kHalfKAv2Features)) << f;
+      }
+      ++parsed;
+    } catch (const FenError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad FEN"), std::string::npos);
+      ++refused;
+    }
+  }
+  EXPECT_GT(parsed, 100);
+  EXPECT_GT(refused, 1000);
 }
 
 TEST(Fen, ParsesBoardSideAndCounts) {
