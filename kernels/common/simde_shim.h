@@ -66,8 +66,9 @@ static inline simde__m256i nnuelab_shim_mm512_cvtepi32_epi16(simde__m512i a) {
 }
 #define _mm512_cvtepi32_epi16(a) nnuelab_shim_mm512_cvtepi32_epi16(a)
 
-// Wrap-arounds that SIMDe makes UB (dot_u8i8 wraps int16 and int32 lanes on purpose): its
-// add_epi16/add_epi32 (256, 512) and its vpdpbusd accumulate (128..512, the _avx_ forms
+// Wrap-arounds that SIMDe makes UB (dot_u8i8 wraps int16 and int32 lanes on purpose, the
+// feature transformer's paddw/psubw wrap by contract): its add/sub_epi16/epi32 (256, 512)
+// and its vpdpbusd accumulate (128..512, the _avx_ forms
 // too) use signed lane arithmetic, which the asan-ubsan preset aborts on. The same
 // operations on unsigned lanes, which wrap as the instructions do:
 #define NNUELAB_SHIM_WRAPPING_DPBUSD(prefix, vec)                                                      \
@@ -92,6 +93,16 @@ static inline simde__m256i nnuelab_shim_mm512_cvtepi32_epi16(simde__m512i a) {
     simde__##vec##_private x = simde__##vec##_to_private(a), y = simde__##vec##_to_private(b);         \
     for (size_t i = 0; i < sizeof(x.u32) / sizeof(x.u32[0]); ++i) x.u32[i] += y.u32[i];               \
     return simde__##vec##_from_private(x);                                                             \
+  }                                                                                                     \
+  static inline simde__##vec nnuelab_shim##prefix##_sub_epi16(simde__##vec a, simde__##vec b) {        \
+    simde__##vec##_private x = simde__##vec##_to_private(a), y = simde__##vec##_to_private(b);         \
+    for (size_t i = 0; i < sizeof(x.u16) / sizeof(x.u16[0]); ++i) x.u16[i] = (uint16_t)(x.u16[i] - y.u16[i]); \
+    return simde__##vec##_from_private(x);                                                             \
+  }                                                                                                     \
+  static inline simde__##vec nnuelab_shim##prefix##_sub_epi32(simde__##vec a, simde__##vec b) {        \
+    simde__##vec##_private x = simde__##vec##_to_private(a), y = simde__##vec##_to_private(b);         \
+    for (size_t i = 0; i < sizeof(x.u32) / sizeof(x.u32[0]); ++i) x.u32[i] -= y.u32[i];               \
+    return simde__##vec##_from_private(x);                                                             \
   }
 NNUELAB_SHIM_WRAPPING_ADDS(_mm512, m512i)
 NNUELAB_SHIM_WRAPPING_ADDS(_mm256, m256i)
@@ -106,6 +117,14 @@ NNUELAB_SHIM_WRAPPING_DPBUSD(_mm, m128i)
 #define _mm512_add_epi32(a, b) nnuelab_shim_mm512_add_epi32(a, b)
 #undef _mm256_add_epi32
 #define _mm256_add_epi32(a, b) nnuelab_shim_mm256_add_epi32(a, b)
+#undef _mm512_sub_epi16
+#define _mm512_sub_epi16(a, b) nnuelab_shim_mm512_sub_epi16(a, b)
+#undef _mm256_sub_epi16
+#define _mm256_sub_epi16(a, b) nnuelab_shim_mm256_sub_epi16(a, b)
+#undef _mm512_sub_epi32
+#define _mm512_sub_epi32(a, b) nnuelab_shim_mm512_sub_epi32(a, b)
+#undef _mm256_sub_epi32
+#define _mm256_sub_epi32(a, b) nnuelab_shim_mm256_sub_epi32(a, b)
 #undef _mm512_dpbusd_epi32
 #define _mm512_dpbusd_epi32(src, a, b) nnuelab_shim_mm512_dpbusd_epi32(src, a, b)
 #undef _mm256_dpbusd_epi32
