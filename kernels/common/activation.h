@@ -75,7 +75,7 @@ class BitWriter {
 
 // ---- vector interfaces ----------------------------------------------------------------
 // Common to all: reg, kBytes, load/store, set1_8/16, the saturating packs, 16-bit shifts by
-// an __m128i count, mulhi, byte adds/subs/min_epu8 and
+// a V::count (from V::shift_count(int)), mulhi, byte adds/subs/min_epu8 and
 //   fix_packs16(r): canonical order after ONE packs/packus_epi16 of two consecutive input
 //                   vectors (packs works per 128-bit lane, interleaving 8-byte groups);
 //   fix_packs32x2(r): canonical order after packs_epi32 (or packus_epi32) of vectors
@@ -88,6 +88,8 @@ class BitWriter {
 struct X128 {
   using reg = __m128i;
   static constexpr int kBytes = 16;
+  using count = __m128i;  // shift counts (sra16/srl16/sll16); NEON's N128 has its own
+  static count shift_count(int s) { return _mm_cvtsi32_si128(s); }
   static reg load(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
   static void store(void* p, reg v) { _mm_storeu_si128(static_cast<__m128i*>(p), v); }
   static reg zero() { return _mm_setzero_si128(); }
@@ -130,6 +132,8 @@ struct X128 {
 struct X256 {
   using reg = __m256i;
   static constexpr int kBytes = 32;
+  using count = __m128i;  // shift counts (sra16/srl16/sll16); NEON's N128 has its own
+  static count shift_count(int s) { return _mm_cvtsi32_si128(s); }
   static reg load(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
   static void store(void* p, reg v) { _mm256_storeu_si256(static_cast<__m256i*>(p), v); }
   static reg zero() { return _mm256_setzero_si256(); }
@@ -171,6 +175,8 @@ struct X256 {
 struct X512 {
   using reg = __m512i;
   static constexpr int kBytes = 64;
+  using count = __m128i;  // shift counts (sra16/srl16/sll16); NEON's N128 has its own
+  static count shift_count(int s) { return _mm_cvtsi32_si128(s); }
   static reg load(const void* p) { return _mm512_loadu_si512(p); }
   static void store(void* p, reg v) { _mm512_storeu_si512(p, v); }
   static reg zero() { return _mm512_setzero_si512(); }
@@ -216,14 +222,14 @@ struct X512 {
 // every int32 x only while the int16 saturation cannot lower a result: 32767 >> s >= 127,
 // i.e. s <= 8 (and -32768 >> s is negative, clipped to 0 like any negative x).
 template <class V>
-inline typename V::reg clip_packed(typename V::reg x01, typename V::reg x23, __m128i shift) {
+inline typename V::reg clip_packed(typename V::reg x01, typename V::reg x23, typename V::count shift) {
   return V::max8(V::packs16(V::sra16(x01, shift), V::sra16(x23, shift)), V::zero());
 }
 
 // The same without max_epi8 (SSE2): adds_epi8(p, -128) saturates every p <= 0 to -128 and
 // maps p > 0 to p - 128; subs_epi8(q, -128) adds 128 back, giving max(p, 0) exactly.
 template <class V>
-inline typename V::reg clip_packed_addsubs(typename V::reg x01, typename V::reg x23, __m128i shift) {
+inline typename V::reg clip_packed_addsubs(typename V::reg x01, typename V::reg x23, typename V::count shift) {
   const typename V::reg p = V::packs16(V::sra16(x01, shift), V::sra16(x23, shift));
   const typename V::reg k80 = V::set1_8(-128);
   return V::subs8(V::adds8(p, k80), k80);
@@ -235,7 +241,7 @@ inline typename V::reg clip_packed_addsubs(typename V::reg x01, typename V::reg 
 // 127, the min of the reference. post >= 0 needs s >= 5 (smaller shifts would need the low
 // half); the int16 narrowing is harmless only while s <= 8 (32767^2 >> (2s + 7) >= 127).
 template <class V>
-inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, __m128i post) {
+inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, typename V::count post) {
   return V::packs16(V::srl16(V::mulhi16(x01, x01), post), V::srl16(V::mulhi16(x23, x23), post));
 }
 

@@ -29,7 +29,7 @@ const char* packs_domain(const Shape& s) {
 template <class V, class Tech, bool Bits>
 void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
   constexpr int kLanes = V::kBytes / 4;  // int32 per input vector
-  const __m128i shift = _mm_cvtsi32_si128(s.shift);
+  const typename V::count shift = V::shift_count(s.shift);
   const int vectors = s.n / V::kBytes;
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
@@ -45,7 +45,7 @@ void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, s
 // The production form: packs_epi32 to int16, srai_epi16, packs_epi16, max_epi8 with 0.
 struct PacksMax {
   template <class V>
-  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, __m128i shift) {
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, typename V::count shift) {
     return act::clip_packed<V>(V::packs32(a, b), V::packs32(c, d), shift);
   }
 };
@@ -53,7 +53,7 @@ struct PacksMax {
 // SSE2 (no pmaxsb): the same narrowing, the clip at 0 by adds/subs saturation.
 struct PacksAddsSubs {
   template <class V>
-  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, __m128i shift) {
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, typename V::count shift) {
     return act::clip_packed_addsubs<V>(V::packs32(a, b), V::packs32(c, d), shift);
   }
 };
@@ -70,7 +70,7 @@ const char* packus_domain(const Shape& s) {
 }
 struct PackusMin {
   template <class V>
-  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, __m128i shift) {
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, typename V::count shift) {
     const auto k127 = V::set1_16(127);
     const auto x01 = V::min_epu16(V::srl16(V::packus32(a, b), shift), k127);
     const auto x23 = V::min_epu16(V::srl16(V::packus32(c, d), shift), k127);

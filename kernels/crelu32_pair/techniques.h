@@ -24,8 +24,8 @@ const char* shared_packs_domain(const Shape& s) {
 template <class V, bool Bits>
 void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
   constexpr int kLanes = V::kBytes / 4;
-  const __m128i shift = _mm_cvtsi32_si128(s.shift);
-  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const typename V::count shift = V::shift_count(s.shift);
+  const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
   const int n = s.n, vectors = n / V::kBytes;
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
   // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
@@ -57,8 +57,8 @@ void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* o
 template <class V>
 void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
   constexpr int kLanes = V::kBytes / 4;
-  const __m128i shift = _mm_cvtsi32_si128(s.shift);
-  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const typename V::count shift = V::shift_count(s.shift);
+  const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
   const int n = s.n, vectors = n / V::kBytes;
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;

@@ -28,7 +28,7 @@ const char* whole_vectors(const Shape& s) {
 }
 
 template <class V>
-inline typename V::reg half_curve(typename V::reg x, __m128i four) {
+inline typename V::reg half_curve(typename V::reg x, typename V::count four) {
   const auto d = V::subs_epu16(V::set1_16(127), V::abs16(x));
   const auto d16 = V::sll16(d, four);
   return V::mulhi16(d16, d16);
@@ -60,7 +60,7 @@ struct Sign {
 template <class V, class Tech, bool Bits>
 void run_loop(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
   constexpr int kHalf = V::kBytes / 2;  // int16 per input vector
-  const __m128i four = _mm_cvtsi32_si128(4);
+  const typename V::count four = V::shift_count(4);
   const int vectors = s.n / V::kBytes;
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {

@@ -27,7 +27,7 @@ const char* packs_mulhi_domain(const Shape& s) {
 template <class V, bool Bits>
 void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
   constexpr int kLanes = V::kBytes / 4;
-  const __m128i post = _mm_cvtsi32_si128(2 * s.shift + 7 - 16);
+  const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
   const int vectors = s.n / V::kBytes;
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
