@@ -113,8 +113,9 @@ TEST(NeonElemShifts, SqrCrelu32AndPairEveryAcceptedShift) {
     }
   }
   if (!checked) GTEST_SKIP() << "no NEON sqr_crelu32 / crelu32_pair variant in this build";
-  // sqr: qmovn_mulhi 5..8, qmovn_qdmulh(_bits) 4..8; pair: shared_qmovn(_bits) 5..8.
-  EXPECT_EQ(checked, 4 + 5 * 2 + 4 * 2);
+  // sqr: qmovn_mulhi 5..8, qmovn_qdmulh(_bits) 4..8; pair: shared_qmovn(_bits) 5..8,
+  // shared_qmovn_qdmulh(_bits) 4..8.
+  EXPECT_EQ(checked, 4 + 5 * 2 + 4 * 2 + 5 * 2);
 }
 
 // Runs the raw kernel (no refusal) on n copies of x at `shift`; returns output 0 and
@@ -154,7 +155,7 @@ TEST(NeonElemDomain, NarrowBeforeShiftFormsDivergeAboveShift8) {
   if (!checked) GTEST_SKIP() << "no NEON narrowing variant in this build";
 }
 
-// The squares' lower edges: mulhi keeps x^2 >> 16 (shift >= 5), sqdmulh x^2 >> 15
+// The squares' lower edges (sqr_crelu32 and the pair's squared half): mulhi keeps x^2 >> 16 (shift >= 5), sqdmulh x^2 >> 15
 // (shift >= 4). x = 200: x^2 = 40000, and 40000 >> 15 = 1 is lost by mulhi at shift 4;
 // x = 100: 10000 >> 13 = 1 is lost by sqdmulh at shift 3.
 TEST(NeonElemDomain, SquareLowerEdges) {
@@ -171,7 +172,19 @@ TEST(NeonElemDomain, SquareLowerEdges) {
         << v.info.name << " must diverge at shift " << lowest - 1;
     ++checked;
   }
-  if (!checked) GTEST_SKIP() << "no NEON sqr_crelu32 variant in this build";
+  for (const crelu32_pair::Variant& v : crelu32_pair::variants()) {
+    if (!is_neon(v.info)) continue;
+    const bool qdmulh = v.info.technique.find("qdmulh") != std::string::npos;
+    const int lowest = qdmulh ? 4 : 5;
+    EXPECT_TRUE(crelu32_pair::why_unsupported(v, {64, lowest}).empty()) << v.info.name;
+    EXPECT_FALSE(crelu32_pair::why_unsupported(v, {64, lowest - 1}).empty()) << v.info.name;
+    for (std::int32_t x : {100, 200, 32767, -32768, 181, 182})
+      EXPECT_TRUE(raw_run(v, lowest, x, 2, ref::crelu32_pair).second) << v.info.name << " x=" << x;
+    EXPECT_FALSE(raw_run(v, lowest - 1, qdmulh ? 100 : 200, 2, ref::crelu32_pair).second)
+        << v.info.name << " must diverge at shift " << lowest - 1;
+    ++checked;
+  }
+  if (!checked) GTEST_SKIP() << "no NEON sqr_crelu32 / crelu32_pair variant in this build";
 }
 
 }  // namespace
