@@ -231,7 +231,7 @@ int fuzz_elementwise(const std::uint8_t* data, std::size_t size) {
     }
     expect_same(canonical.data(), want.data(), out_n, where);
     if (v.writes_bits) {
-      std::vector<std::uint64_t> want_bits(std::size_t(words));
+      std::vector<std::uint64_t> want_bits(static_cast<std::size_t>(words));
       ref::nnz_chunk_bitset(reinterpret_cast<const std::uint8_t*>(want_produced.data()), int(out_n * sizeof(Out)),
                             want_bits.data());
       expect_same(bits.data(), want_bits.data(), std::size_t(words), where + " nnz bitset word");
