@@ -207,8 +207,12 @@ std::vector<std::uint8_t> synthetic_network_image(int l1, bool leb128, std::uint
   auto u32 = [&](std::uint32_t v) {
     for (int i = 0; i < 4; ++i) f.push_back(std::uint8_t(v >> (8 * i)));
   };
-  auto raw = [&](std::size_t count, int bytes) {
-    for (std::size_t i = 0; i < count * std::size_t(bytes); ++i) f.push_back(std::uint8_t(rng.next()));
+  auto raw = [&](std::size_t count, int bytes) {  // 8 bytes per draw: the fuzzer builds one per input
+    std::uint64_t x = 0;
+    for (std::size_t i = 0; i < count * std::size_t(bytes); ++i, x >>= 8) {
+      if (i % 8 == 0) x = rng.next();
+      f.push_back(std::uint8_t(x));
+    }
   };
   auto leb = [&](std::size_t count) {  // small signed values, 1-2 bytes each
     std::vector<std::uint8_t> body;
