@@ -17,6 +17,7 @@
 #include "kernels/ft_refresh/registry.h"
 #include "kernels/ft_update/registry.h"
 #include "reference/ft.h"
+#include "workloads/boundary.h"
 #include "tests/support.h"
 #include "workloads/synthetic.h"
 
@@ -24,7 +25,7 @@ namespace nnuelab::test {
 namespace {
 
 constexpr long kMinOutputsPerTest = 10000;
-constexpr std::int16_t kEdges[] = {INT16_MAX, INT16_MAX - 1, INT16_MIN, INT16_MIN + 1, -1, 0, 1, 16384, -16384};
+constexpr const auto& kEdges = workloads::boundary::kInt16Edges;
 constexpr int kSpecialRows = 6;  // rows 0..5 of every matrix: whole-row extremes (see Weights)
 constexpr std::int16_t kPoison[2] = {0x5AA5, -0x3C3D};  // outputs are filled with these first
 constexpr int kGuard = 64;  // int16 past each output that must keep their poison

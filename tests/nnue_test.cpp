@@ -329,47 +329,9 @@ TEST(NnueLoad, TruncatedCorruptAndPaddedFilesGiveClearErrors) {
 
 // ---- fuzz-style: thousands of mutated nets and FENs, never a crash --------------------
 
-// A small valid net of this family, built here (L1 = 16, raw arrays), so thousands of
+// A small valid net of this family (L1 = 16, workloads' synthetic image), so thousands of
 // mutations parse in seconds; the real nets' LEB128 form is mutated below too.
-std::vector<std::uint8_t> tiny_net(Rng& rng, bool leb128) {
-  std::vector<std::uint8_t> f;
-  auto u32 = [&](std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) f.push_back(std::uint8_t(v >> (8 * i)));
-  };
-  auto raw = [&](std::size_t count, int bytes) {
-    for (std::size_t i = 0; i < count * bytes; ++i) f.push_back(std::uint8_t(rng.next()));
-  };
-  auto leb = [&](std::size_t count) {  // small signed values, 1-2 bytes each
-    std::vector<std::uint8_t> body;
-    for (std::size_t i = 0; i < count; ++i) {
-      int v = int(rng.uniform(-100, 100));
-      while (true) {
-        const std::uint8_t b = v & 0x7f;
-        v >>= 7;
-        if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) { body.push_back(b); break; }
-        body.push_back(b | 0x80);
-      }
-    }
-    for (char c : std::string("COMPRESSED_LEB128")) f.push_back(std::uint8_t(c));
-    u32(std::uint32_t(body.size()));
-    f.insert(f.end(), body.begin(), body.end());
-  };
-  const int l1 = 16;
-  const std::uint32_t ft = kHalfKAv2HmHash ^ (2 * l1), stack = 0x12345678;
-  u32(kNnueVersion);
-  u32(ft ^ stack);
-  const std::string desc = "tiny test net";
-  u32(std::uint32_t(desc.size()));
-  f.insert(f.end(), desc.begin(), desc.end());
-  u32(ft);
-  if (leb128) leb(l1), leb(std::size_t(l1) * kHalfKAv2Features), leb(std::size_t(8) * kHalfKAv2Features);
-  else raw(l1, 2), raw(std::size_t(l1) * kHalfKAv2Features, 2), raw(std::size_t(8) * kHalfKAv2Features, 4);
-  for (int s = 0; s < kLayerStacks; ++s) {
-    u32(stack);
-    raw(16, 4), raw(16 * l1, 1), raw(32, 4), raw(32 * 32, 1), raw(1, 4), raw(32, 1);
-  }
-  return f;
-}
+std::vector<std::uint8_t> tiny_net(Rng& rng, bool leb128) { return synthetic_network_image(16, leb128, rng.next()); }
 
 TEST(Fuzz, MutatedNetsLoadOrFailCleanly) {
   Rng rng(0xf022);

@@ -19,6 +19,7 @@
 #include "reference/affine.h"
 #include "reference/find_nnz.h"
 #include "reference/pool.h"
+#include "workloads/boundary.h"
 #include "tests/elementwise_tester.h"
 
 namespace nnuelab::test {
@@ -70,7 +71,7 @@ std::vector<T> sparse_stream(std::uint64_t seed, std::size_t n, int lo, int hi) 
 // ---- pool_avg2 and pool_max2 (uint8) ----------------------------------------------------
 
 const std::vector<int> kByteNs = {64, 128, 256, 2048, 3072, 2, 30, 96, 1000};
-const std::vector<std::uint8_t> kByteEdges = {0, 1, 2, 126, 127, 128, 129, 254, 255};
+const std::vector<std::uint8_t> kByteEdges = workloads::boundary::edges<std::uint8_t>();
 
 template <class V, class Ref, class Run>
 void check_byte_pool(const ElementwiseCase<V>& c, Ref ref, Run run) {

@@ -63,7 +63,31 @@ Position parse_fen(const std::string& fen) {
   return pos;
 }
 
+void check_position(const Position& pos) {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("invalid Position: " + what); };
+  if (pos.side_to_move != kWhite && pos.side_to_move != kBlack) bad("side_to_move is neither white nor black");
+  int pieces = 0, kings[2] = {0, 0};
+  for (int s = 0; s < 64; ++s) {
+    const Piece pc = pos.board[s];
+    if (pc.type < 0 || pc.type > 6) bad("square " + std::to_string(s) + " holds piece type " + std::to_string(pc.type) + " (0..6)");
+    if (pc.type && pc.color != kWhite && pc.color != kBlack) bad("square " + std::to_string(s) + " holds a piece of no colour");
+    if (!pc.type) continue;
+    ++pieces;
+    if (pc.type == 6) ++kings[pc.color];
+  }
+  if (pieces != pos.pieces) bad("pieces = " + std::to_string(pos.pieces) + " but the board holds " + std::to_string(pieces));
+  if (pieces > 32) bad(std::to_string(pieces) + " pieces (at most 32)");
+  for (Color c : {kWhite, kBlack}) {
+    const int k = pos.king[c];
+    if (kings[c] != 1 || k < 0 || k > 63 || pos.board[k].type != 6 || pos.board[k].color != c)
+      bad(std::string(c == kWhite ? "white" : "black") + " needs exactly one king, at king[" + std::to_string(c) + "] = " + std::to_string(k));
+  }
+}
+
 int halfka_v2_hm_features(const Position& pos, Color p, std::uint32_t* out) {
+  check_position(pos);
+  if (p != kWhite && p != kBlack) throw std::invalid_argument("halfka_v2_hm_features: perspective is neither white nor black");
+  if (!out) throw std::invalid_argument("halfka_v2_hm_features: out is null");
   const int k = pos.king[p];
   const int kfile = k % 8, krank = k / 8;
   const int orient = (kfile < 4 ? 7 : 0) ^ (p == kBlack ? 56 : 0);

@@ -43,6 +43,11 @@ Position parse_fen(const std::string& fen);
 // (bucket = 4 * (7 - rank) + min(file, 7 - file); for black 4 * rank + ...). Writes the
 // features of all pieces (at most 32) and returns how many.
 constexpr int kMaxActiveFeatures = 32;
+// Throws std::invalid_argument (naming the field) unless `pos` is what parse_fen could
+// return: a hand-built Position (kings at -1, more than 32 pieces, a piece type 7) would
+// otherwise index the feature tables out of range. halfka_v2_hm_features and both
+// evaluations call it.
+void check_position(const Position& pos);
 int halfka_v2_hm_features(const Position& pos, Color perspective, std::uint32_t* out);
 
 // (pieces - 1) / 4: the PSQT column and the layer stack the nets use.

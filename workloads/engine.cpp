@@ -121,6 +121,7 @@ struct Engine::Impl {
 };
 
 Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_unique<Impl>()), net_(net) {
+  check_network(net);
   for (const auto& l : layer_names()) choice_[l] = "reference";
   for (const auto& [layer, name] : choice) layer_spec(layer, net.l1);  // unknown layers first
   // In forward order: fc_0's prepare depends on ft_out's declared order and bitset.
@@ -224,6 +225,7 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
 Engine::~Engine() = default;
 
 Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
+  check_position(pos);
   const Network& net = net_;
   Evaluation e;
   const int l1 = net.l1;

@@ -9,6 +9,8 @@
 namespace nnuelab::workloads {
 
 Evaluation evaluate_reference(const Network& net, const Position& pos) {
+  check_network(net);
+  check_position(pos);
   Evaluation e;
   const int l1 = net.l1;
   e.bucket = layer_bucket(pos);

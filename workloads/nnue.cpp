@@ -1,6 +1,7 @@
 #include "workloads/nnue.h"
 
 #include "workloads/data.h"
+#include "workloads/synthetic.h"
 
 #include <algorithm>
 #include <cstring>
@@ -63,15 +64,22 @@ class Reader {
   }
 
   // A little-endian integer array, raw or LEB128-compressed.
+  // Every declared size is checked against the bytes left in the file before anything is
+  // allocated: a few-byte file declaring L1 = 8192 (a 369 MB transformer) fails here at
+  // once instead of allocating first and finding the file short afterwards.
   template <class T>
   void array(std::vector<T>& out, std::size_t count, const char* what, bool allow_leb128, bool* was_leb128 = nullptr) {
-    out.resize(count);
     static constexpr std::string_view kMagic = "COMPRESSED_LEB128";
     if (allow_leb128 && peek_is(kMagic)) {
       if (was_leb128) *was_leb128 = true;
       pos_ += kMagic.size();
       const std::uint32_t n = u32("the LEB128 byte count");
       need(n, "the LEB128-compressed values");
+      // A LEB128 value takes at least one byte.
+      if (n < count)
+        fail(std::string("LEB128 byte count ") + std::to_string(n) + " is too small for the " + std::to_string(count) +
+             " values of " + what + " (at least one byte each)");
+      out.resize(count);
       const std::size_t end = pos_ + n;
       for (std::size_t i = 0; i < count; ++i) {
         std::int64_t v = 0;
@@ -99,6 +107,7 @@ class Reader {
     }
     if (was_leb128) *was_leb128 = false;
     need(count * sizeof(T), what);
+    out.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
       std::uint64_t v = 0;
       for (std::size_t b = 0; b < sizeof(T); ++b) v |= std::uint64_t(bytes_[pos_ + b]) << (8 * b);
@@ -169,6 +178,19 @@ Network parse_network(std::span<const std::uint8_t> bytes, const std::string& na
   return net;
 }
 
+void check_network(const Network& net) {
+  auto bad = [&](const std::string& what) { throw NetError(net.name + ": not a loaded net: " + what); };
+  if (net.l1 < 16 || net.l1 > 8192 || net.l1 % 16) bad("L1 = " + std::to_string(net.l1) + " (a multiple of 16 in 16..8192)");
+  const std::size_t l1 = std::size_t(net.l1);
+  if (net.ft_bias.size() != l1 || net.ft_weights.size() != l1 * kHalfKAv2Features ||
+      net.psqt_weights.size() != std::size_t(kPsqtBuckets) * kHalfKAv2Features)
+    bad("feature transformer arrays of the wrong size for L1 = " + std::to_string(net.l1));
+  for (const LayerStack& st : net.stacks)
+    if (st.b0.size() != kFc0Out || st.w0.size() != kFc0Out * l1 || st.b1.size() != kFc1Out ||
+        st.w1.size() != std::size_t(kFc1Out) * kFc1In || st.b2.size() != 1 || st.w2.size() != kFc1Out)
+      bad("a layer stack of the wrong size for L1 = " + std::to_string(net.l1));
+}
+
 Network load_network(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw NetError(path + ": cannot open the file");
@@ -176,6 +198,55 @@ Network load_network(const std::string& path) {
   if (f.bad()) throw NetError(path + ": read error");
   const auto slash = path.find_last_of('/');
   return parse_network(bytes, slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
+std::vector<std::uint8_t> synthetic_network_image(int l1, bool leb128, std::uint64_t seed) {
+  if (l1 < 16 || l1 > 8192 || l1 % 16) throw std::invalid_argument("synthetic_network_image: L1 must be a multiple of 16 in 16..8192");
+  Rng rng(seed);
+  std::vector<std::uint8_t> f;
+  auto u32 = [&](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) f.push_back(std::uint8_t(v >> (8 * i)));
+  };
+  auto raw = [&](std::size_t count, int bytes) {  // 8 bytes per draw: the fuzzer builds one per input
+    std::uint64_t x = 0;
+    for (std::size_t i = 0; i < count * std::size_t(bytes); ++i, x >>= 8) {
+      if (i % 8 == 0) x = rng.next();
+      f.push_back(std::uint8_t(x));
+    }
+  };
+  auto leb = [&](std::size_t count) {  // small signed values, 1-2 bytes each
+    std::vector<std::uint8_t> body;
+    for (std::size_t i = 0; i < count; ++i) {
+      int v = int(rng.uniform(-100, 100));
+      while (true) {
+        const std::uint8_t b = v & 0x7f;
+        v >>= 7;  // arithmetic: the sign stays until the last byte says it
+        if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) {
+          body.push_back(b);
+          break;
+        }
+        body.push_back(b | 0x80);
+      }
+    }
+    for (char c : std::string_view("COMPRESSED_LEB128")) f.push_back(std::uint8_t(c));
+    u32(std::uint32_t(body.size()));
+    f.insert(f.end(), body.begin(), body.end());
+  };
+  const std::uint32_t ft = kHalfKAv2HmHash ^ std::uint32_t(2 * l1), stack = 0x12345678;
+  u32(kNnueVersion);
+  u32(ft ^ stack);
+  const std::string desc = "synthetic test net";
+  u32(std::uint32_t(desc.size()));
+  f.insert(f.end(), desc.begin(), desc.end());
+  u32(ft);
+  const std::size_t n = std::size_t(l1);
+  if (leb128) leb(n), leb(n * kHalfKAv2Features), leb(std::size_t(kPsqtBuckets) * kHalfKAv2Features);
+  else raw(n, 2), raw(n * kHalfKAv2Features, 2), raw(std::size_t(kPsqtBuckets) * kHalfKAv2Features, 4);
+  for (int s = 0; s < kLayerStacks; ++s) {
+    u32(stack);
+    raw(kFc0Out, 4), raw(kFc0Out * n, 1), raw(kFc1Out, 4), raw(std::size_t(kFc1Out) * kFc1In, 1), raw(1, 4), raw(kFc1Out, 1);
+  }
+  return f;
 }
 
 std::optional<std::string> find_net(int l1, std::string* why) {

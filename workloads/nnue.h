@@ -62,8 +62,17 @@ struct Network {
 
 // Parses a whole file image; throws NetError on anything but a complete, valid net.
 Network parse_network(std::span<const std::uint8_t> bytes, const std::string& name);
+// Throws NetError unless `net` has the shape parse_network gives (L1 a multiple of 16 in
+// 16..8192, every array its full size): a hand-built or moved-from Network reaching an
+// evaluation would otherwise read past its arrays. Both evaluations call it.
+void check_network(const Network& net);
 // Reads and parses a file (NetError also when it cannot be read).
 Network load_network(const std::string& path);
+
+// A valid file image of this format with random weights (L1 a multiple of 16, 16..8192;
+// the feature transformer arrays raw or LEB128), for the tests and the loader's fuzzer:
+// real nets are never committed.
+std::vector<std::uint8_t> synthetic_network_image(int l1, bool leb128, std::uint64_t seed);
 
 // The file name of the net of ../shared/data with this L1 (128, 1024, 1536, 3072).
 std::string net_file_for_l1(int l1);

@@ -51,6 +51,7 @@ Packed prepare(const Variant& v, const Canonical& c) {
     throw std::invalid_argument(v.info.name + " does not support " + shape_name(c.shape) + ": " + why);
   if (!c.weights || !c.bias)
     throw std::invalid_argument(v.info.name + ": prepare needs weights and bias (got null)");
+  check_element_aligned(v.info.name, c.bias, "bias");
   Packed p;
   p.shape = c.shape;
   v.prepare(c, p);
@@ -60,6 +61,7 @@ Packed prepare(const Variant& v, const Canonical& c) {
 
 void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int32_t* output) {
   if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  check_element_aligned(v.info.name, output, "output");
   if (p.blocks.prepared_by != &v)
     throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
   v.run(p, input, output);
@@ -69,6 +71,8 @@ void run_with_bits(const Variant& v, const Packed& p, const std::uint8_t* input,
                    std::int32_t* output) {
   if (!v.run_bits) throw std::invalid_argument(v.info.name + " cannot take an nnz bitset (it scans its input itself)");
   if (!input || !output || !bits) throw std::invalid_argument(v.info.name + ": run_with_bits needs input, bits and output buffers");
+  check_element_aligned(v.info.name, output, "output");
+  check_element_aligned(v.info.name, bits, "bits");
   if (p.blocks.prepared_by != &v)
     throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
   v.run_bits(p, input, bits, output);

@@ -50,6 +50,9 @@ void run_checked(const V& v, const typename V::Shape& s, const typename V::Input
                  const std::string& shape_name) {
   if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name + ": " + why);
   if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  check_element_aligned(v.info.name, input, "input");
+  check_element_aligned(v.info.name, output, "output");
+  if (bits) check_element_aligned(v.info.name, bits, "bits");
   if (v.writes_bits && !bits)
     throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: run needs a bits buffer");
   if (!v.writes_bits && bits)

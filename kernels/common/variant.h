@@ -1,6 +1,7 @@
 // What every registered variant declares, and how consumers pick variants.
 // Scalar-side header: never included by ISA-compiled files.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -79,6 +80,20 @@ const V& active_variant(std::span<const V> all) {
   }
   if (!best) throw std::runtime_error("no runnable variant registered");
   return *best;
+}
+
+// Pointer arguments of the checked entry points: no variant needs more than the element's
+// own alignment (every vector load and store of a caller's buffer is unaligned; aligned
+// loads touch only the lab's own 64-byte aligned tables and packed weights), but the
+// scalar forms and tails dereference T* directly, where a misaligned T* is undefined.
+// Throws std::invalid_argument "<who>: <name> at 0x... is not aligned to its N-byte
+// elements".
+template <class T>
+void check_element_aligned(const std::string& who, const T* p, const char* name) {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  if (at % alignof(T))
+    throw std::invalid_argument(who + ": " + name + " is not aligned to its " + std::to_string(alignof(T)) +
+                                "-byte elements (address ending in " + std::to_string(at % 64) + " mod 64)");
 }
 
 template <class V>

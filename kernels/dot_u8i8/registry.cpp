@@ -56,6 +56,7 @@ void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t
   const std::string why = why_unsupported(v, s);
   if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
   if (!acc || !u || !w || !u2 || !w2) throw std::invalid_argument(v.info.name + ": run needs all five buffers");
+  check_element_aligned(v.info.name, acc, "acc");
   v.run(s, acc, u, w, u2, w2);
 }
 

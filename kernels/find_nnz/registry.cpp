@@ -40,6 +40,7 @@ int run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint16
   const std::string why = why_unsupported(v, s);
   if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
   if (!input || !indices) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  check_element_aligned(v.info.name, indices, "indices");
   return v.run(s, input, indices);
 }
 

@@ -14,8 +14,12 @@ namespace nnuelab::ft_checks {
   throw std::invalid_argument(who + ": " + what);
 }
 
-inline void need(const std::string& who, const void* p, const std::string& name) {
+// Non-null and aligned to its elements (see check_element_aligned in variant.h).
+template <class T>
+void need(const std::string& who, const T* p, const std::string& name) {
   if (!p) fail(who, name + " is null");
+  if (reinterpret_cast<std::uintptr_t>(p) % alignof(T))
+    fail(who, name + " is not aligned to its " + std::to_string(alignof(T)) + "-byte elements");
 }
 
 // Every id of list[0..n) must be < features: a kernel reads row id unchecked.

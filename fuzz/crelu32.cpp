@@ -1,0 +1,19 @@
+// Differential fuzz target of crelu32: every variant against reference/ (see fuzz/driver.h).
+#include "fuzz/driver.h"
+#include "kernels/crelu32/registry.h"
+#include "reference/crelu32.h"
+
+namespace {
+struct Op {
+  NNUELAB_FUZZ_REGISTRY(crelu32)
+  static constexpr std::int64_t lo = INT32_MIN, hi = INT32_MAX;
+  static Shape shape(nnuelab::fuzz::Source& src) { return {src.length(), int(src.range(-1, 32))}; }
+  static int outputs(const Shape& s) { return s.n; }
+  static void reference(const Shape& s, const V::Input* in, V::Output* out) { nnuelab::ref::crelu32(in, s.n, s.shift, out); }
+  static void run(const V& v, const Shape& s, const V::Input* in, V::Output* out, std::uint64_t* bits) {
+    nnuelab::crelu32::run(v, s, in, out, bits);
+  }
+};
+}  // namespace
+
+NNUELAB_FUZZ_ENTRY(nnuelab::fuzz::fuzz_elementwise<Op>)

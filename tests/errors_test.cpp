@@ -1,0 +1,322 @@
+// Every error of every public entry point, message text included: null buffers,
+// misaligned pointers, refused shapes, bitset misuse, unprepared weights, bad ids and
+// overlaps, hand-built nets and positions, and a loader that refuses a tiny file declaring
+// a huge size before allocating it. (Per-op refusal sweeps over every variant live in the
+// op suites; here one variant per message proves the exact text.)
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "kernels/affine/registry.h"
+#include "kernels/crelu16/registry.h"
+#include "kernels/crelu32/registry.h"
+#include "kernels/dot_u8i8/registry.h"
+#include "kernels/find_nnz/registry.h"
+#include "kernels/ft_refresh/registry.h"
+#include "kernels/ft_update/registry.h"
+#include "workloads/boundary.h"
+#include "workloads/chess.h"
+#include "workloads/engine.h"
+#include "workloads/eval.h"
+#include "workloads/nnue.h"
+
+namespace nnuelab::test {
+namespace {
+
+// The call throws exactly E with exactly this message.
+template <class E = std::invalid_argument>
+void expect_error(const std::function<void()>& call, const std::string& message) {
+  try {
+    call();
+    ADD_FAILURE() << "no error; expected: " << message;
+  } catch (const E& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+template <class V>
+const V& first(std::span<const V> all) {
+  return all.front();  // the scalar baseline: every registry lists it first, on every CPU
+}
+template <class V>
+const V* first_bits(std::span<const V> all) {
+  for (const V& v : all)
+    if (v.writes_bits && v.info.available()) return &v;
+  return nullptr;
+}
+
+// ---- activations (elementwise run_checked, shared by all nine activation-like ops) ------
+
+TEST(Errors, ElementwiseRefusedShape) {
+  const auto& v = first(crelu16::variants());
+  std::int16_t in[4] = {};
+  std::uint8_t out[4];
+  expect_error([&] { crelu16::run(v, {0}, in, out); }, v.info.name + " does not support 0: n must be 1..1048576, got 0");
+  const auto& c = first(crelu32::variants());
+  std::int32_t in32[4] = {};
+  expect_error([&] { crelu32::run(c, {4, 32}, in32, out); },
+               c.info.name + " does not support " + crelu32::shape_name({4, 32}) + ": " + crelu32::why_unsupported(c, {4, 32}));
+}
+
+TEST(Errors, ElementwiseNullBuffers) {
+  const auto& v = first(crelu16::variants());
+  std::int16_t in[4] = {};
+  std::uint8_t out[4];
+  expect_error([&] { crelu16::run(v, {4}, nullptr, out); }, v.info.name + ": run needs input and output buffers");
+  expect_error([&] { crelu16::run(v, {4}, in, nullptr); }, v.info.name + ": run needs input and output buffers");
+}
+
+TEST(Errors, ElementwiseMisalignedInput) {
+  const auto& v = first(crelu16::variants());
+  alignas(8) std::uint8_t raw[16] = {};
+  std::uint8_t out[4];
+  const auto* odd = reinterpret_cast<const std::int16_t*>(raw + 1);  // never dereferenced: refused first
+  expect_error([&] { crelu16::run(v, {4}, odd, out); }, v.info.name + ": input is not aligned to its 2-byte elements (address ending in " +
+                                                            std::to_string(reinterpret_cast<std::uintptr_t>(odd) % 64) + " mod 64)");
+}
+
+TEST(Errors, ElementwiseBitsMisuse) {
+  const auto& v = first(crelu16::variants());
+  std::int16_t in[64] = {};
+  std::uint8_t out[64];
+  std::uint64_t bits[2];
+  expect_error([&] { crelu16::run(v, {4}, in, out, bits); },
+               v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+  const crelu16::Variant* b = first_bits(crelu16::variants());
+  if (!b) GTEST_SKIP() << "no crelu16 *_bits variant runs on this CPU";
+  expect_error([&] { crelu16::run(*b, {64}, in, out); }, b->info.name + " writes the nnz bitset of its output: run needs a bits buffer");
+}
+
+// ---- affine ---------------------------------------------------------------------------
+
+struct AffineFixture {
+  std::vector<std::int8_t> w = std::vector<std::int8_t>(64 * 8, 1);
+  alignas(8) std::int32_t b[16] = {};
+  alignas(8) std::int32_t out[16] = {};
+  alignas(8) std::uint8_t in[64] = {};
+  const affine::Variant& v = first(affine::variants());
+};
+
+TEST(Errors, AffineRefusedShape) {
+  AffineFixture f;
+  const affine::Shape s{0, 8};
+  expect_error([&] { affine::prepare(f.v, {s, f.w.data(), f.b}); },
+               f.v.info.name + " does not support 0x8: shape 0x8 is outside the op's limits (1..65536 each way)");
+}
+
+TEST(Errors, AffineNullWeights) {
+  AffineFixture f;
+  expect_error([&] { affine::prepare(f.v, {{64, 8}, nullptr, f.b}); }, f.v.info.name + ": prepare needs weights and bias (got null)");
+}
+
+TEST(Errors, AffineMisalignedBiasAndOutput) {
+  AffineFixture f;
+  const auto* bias = reinterpret_cast<const std::int32_t*>(reinterpret_cast<const std::uint8_t*>(f.b) + 2);
+  const std::string tail = " mod 64)";
+  expect_error([&] { affine::prepare(f.v, {{64, 8}, f.w.data(), bias}); },
+               f.v.info.name + ": bias is not aligned to its 4-byte elements (address ending in " +
+                   std::to_string(reinterpret_cast<std::uintptr_t>(bias) % 64) + tail);
+  const affine::Packed p = affine::prepare(f.v, {{64, 8}, f.w.data(), f.b});
+  auto* out = reinterpret_cast<std::int32_t*>(reinterpret_cast<std::uint8_t*>(f.out) + 1);
+  expect_error([&] { affine::run(f.v, p, f.in, out); },
+               f.v.info.name + ": output is not aligned to its 4-byte elements (address ending in " +
+                   std::to_string(reinterpret_cast<std::uintptr_t>(out) % 64) + tail);
+}
+
+TEST(Errors, AffineRunNeedsBuffersAndItsOwnPreparedWeights) {
+  AffineFixture f;
+  const affine::Packed p = affine::prepare(f.v, {{64, 8}, f.w.data(), f.b});
+  expect_error([&] { affine::run(f.v, p, nullptr, f.out); }, f.v.info.name + ": run needs input and output buffers");
+  expect_error([&] { affine::run(f.v, affine::Packed{}, f.in, f.out); },
+               f.v.info.name + ": run needs weights prepared by this same variant");
+  expect_error([&] { affine::run_with_bits(f.v, p, f.in, nullptr, f.out); },
+               f.v.info.name + " cannot take an nnz bitset (it scans its input itself)");
+  for (const affine::Variant& b : affine::variants()) {
+    if (!b.run_bits || !b.info.available() || !affine::why_unsupported(b, {64, 8}).empty()) continue;
+    const affine::Packed pb = affine::prepare(b, {{64, 8}, f.w.data(), f.b});
+    expect_error([&] { affine::run_with_bits(b, pb, f.in, nullptr, f.out); },
+                 b.info.name + ": run_with_bits needs input, bits and output buffers");
+    return;
+  }
+  GTEST_SKIP() << "no affine variant with run_bits runs 64x8 on this CPU";
+}
+
+// ---- find_nnz, dot_u8i8 ----------------------------------------------------------------
+
+TEST(Errors, FindNnz) {
+  const auto& v = first(find_nnz::variants());
+  std::uint8_t in[64] = {};
+  alignas(8) std::uint16_t idx[64 + find_nnz::kOutputSlack];
+  expect_error([&] { find_nnz::run(v, {6, find_nnz::Form::kChunks}, in, idx); },
+               v.info.name + " does not support 6/chunks: the chunks form needs n % 4 == 0");
+  expect_error([&] { find_nnz::run(v, {64}, nullptr, idx); }, v.info.name + ": run needs input and output buffers");
+  auto* odd = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(idx) + 1);
+  expect_error([&] { find_nnz::run(v, {64}, in, odd); }, v.info.name + ": indices is not aligned to its 2-byte elements (address ending in " +
+                                                              std::to_string(reinterpret_cast<std::uintptr_t>(odd) % 64) + " mod 64)");
+}
+
+TEST(Errors, DotU8i8) {
+  const auto& v = first(dot_u8i8::variants());
+  std::uint8_t u[16] = {};
+  std::int8_t w[16] = {};
+  alignas(8) std::int32_t acc[8] = {};
+  expect_error([&] { dot_u8i8::run(v, {0}, acc, u, w, u, w); }, v.info.name + " does not support 0: groups must be 1..1048576, got 0");
+  expect_error([&] { dot_u8i8::run(v, {4}, acc, u, nullptr, u, w); }, v.info.name + ": run needs all five buffers");
+  auto* odd = reinterpret_cast<std::int32_t*>(reinterpret_cast<std::uint8_t*>(acc) + 2);
+  expect_error([&] { dot_u8i8::run(v, {4}, odd, u, w, u, w); }, v.info.name + ": acc is not aligned to its 4-byte elements (address ending in " +
+                                                                     std::to_string(reinterpret_cast<std::uintptr_t>(odd) % 64) + " mod 64)");
+}
+
+// ---- feature transformer ---------------------------------------------------------------
+
+TEST(Errors, FtRefresh) {
+  const auto& v = first(ft_refresh::variants());
+  std::vector<std::int16_t> w(4 * 32, 1), bias(32, 0), acc(64, 0);
+  const std::uint32_t ids[2] = {1, 4};
+  ft_refresh::Args a;
+  a.weights = w.data(), a.bias = bias.data(), a.active[0] = ids, a.acc[0] = acc.data();
+  expect_error([&] { ft_refresh::run(v, {32, 4, 2, 1}, a); }, v.info.name + ": active[0][1] = 4 >= features 4");
+  a.active[0] = ids, a.bias = nullptr;
+  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 1}, a); }, v.info.name + ": bias is null");
+  a.bias = bias.data();
+  a.acc[0] = reinterpret_cast<std::int16_t*>(reinterpret_cast<std::uint8_t*>(acc.data()) + 1);
+  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 1}, a); }, v.info.name + ": acc[0] is not aligned to its 2-byte elements");
+  a.acc[0] = acc.data(), a.acc[1] = acc.data() + 16, a.active[1] = ids;
+  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 2}, a); }, v.info.name + ": acc[0] and acc[1] overlap");
+}
+
+TEST(Errors, FtUpdate) {
+  const auto& v = first(ft_update::variants());
+  std::vector<std::int16_t> w(4 * 32, 1), prev(32, 0), out(32, 0);
+  const std::uint32_t ids[1] = {2};
+  ft_update::Args a;
+  a.weights = w.data(), a.prev[0] = prev.data(), a.out[0] = out.data(), a.removed[0] = ids, a.added[0] = ids;
+  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, true}, a); }, v.info.name + ": an in-place update needs out[0] == prev[0]");
+  a.out[0] = reinterpret_cast<std::int16_t*>(reinterpret_cast<std::uint8_t*>(out.data()) + 1);
+  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); }, v.info.name + ": out[0] is not aligned to its 2-byte elements");
+}
+
+// ---- nets and positions ------------------------------------------------------------------
+
+TEST(Errors, HandBuiltPositionIsRefused) {
+  workloads::Position p;  // no kings
+  std::uint32_t feats[workloads::kMaxActiveFeatures];
+  expect_error([&] { workloads::halfka_v2_hm_features(p, workloads::kWhite, feats); },
+               "invalid Position: white needs exactly one king, at king[0] = -1");
+  p = workloads::parse_fen("8/8/8/8/8/8/8/K6k w");
+  p.pieces = 40;
+  expect_error([&] { workloads::halfka_v2_hm_features(p, workloads::kWhite, feats); },
+               "invalid Position: pieces = 40 but the board holds 2");
+  p.pieces = 2, p.board[5].type = 9;
+  expect_error([&] { workloads::check_position(p); }, "invalid Position: square 5 holds piece type 9 (0..6)");
+}
+
+TEST(Errors, HandBuiltNetIsRefused) {
+  workloads::Network net;
+  net.name = "handmade";
+  const workloads::Position p = workloads::parse_fen("8/8/8/8/8/8/8/K6k w");
+  expect_error<workloads::NetError>([&] { workloads::evaluate_reference(net, p); },
+                                    "handmade: not a loaded net: L1 = 0 (a multiple of 16 in 16..8192)");
+  net.l1 = 16;
+  expect_error<workloads::NetError>([&] { workloads::Engine e(net, {}); },
+                                    "handmade: not a loaded net: feature transformer arrays of the wrong size for L1 = 16");
+}
+
+// A file image: header and transformer hash for this L1, then `body`.
+std::vector<std::uint8_t> header_for(int l1, const std::vector<std::uint8_t>& body) {
+  std::vector<std::uint8_t> f;
+  auto u32 = [&](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) f.push_back(std::uint8_t(v >> (8 * i)));
+  };
+  const std::uint32_t ft = workloads::kHalfKAv2HmHash ^ std::uint32_t(2 * l1);
+  u32(workloads::kNnueVersion), u32(ft), u32(0), u32(ft);
+  f.insert(f.end(), body.begin(), body.end());
+  return f;
+}
+
+TEST(Errors, LoaderLeb128CountTooSmallForItsValues) {
+  std::vector<std::uint8_t> body;
+  for (char c : std::string("COMPRESSED_LEB128")) body.push_back(std::uint8_t(c));
+  body.insert(body.end(), {4, 0, 0, 0, 1, 2, 3, 4});  // 4 bytes for 8192 biases
+  expect_error<workloads::NetError>([&] { workloads::parse_network(header_for(8192, body), "tiny.nnue"); },
+                                    "tiny.nnue: feature transformer at byte offset 37: LEB128 byte count 4 is too small for the "
+                                    "8192 values of the feature transformer biases (at least one byte each)");
+}
+
+// The finding the loader's fuzzer would make first: a 16 KB file declaring L1 = 8192 used
+// to allocate the 369 MB transformer before noticing the file was short. Now the declared
+// size is checked first: in a child process limited to 64 MB more address space than it
+// starts with, the parse fails with the truncation message, quickly.
+TEST(Errors, LoaderChecksDeclaredSizesBeforeAllocating) {
+  const std::vector<std::uint8_t> image = header_for(8192, std::vector<std::uint8_t>(8192 * 2, 0));  // biases only
+  const std::string want =
+      "tiny.nnue: feature transformer at byte offset 16400: truncated file: expected the feature transformer weights "
+      "(369098752 bytes), only 0 bytes left";
+  expect_error<workloads::NetError>([&] { workloads::parse_network(image, "tiny.nnue"); }, want);
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "the address-space limit below cannot be applied under ASan (its shadow memory); the message is checked above";
+#endif
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::string status;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+      unsigned long pages = 0;
+      if (std::fscanf(f, "%lu", &pages) != 1) _exit(3);
+      std::fclose(f);
+      const rlim_t limit = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + (rlim_t(64) << 20);
+      const rlimit r{limit, limit};
+      if (setrlimit(RLIMIT_AS, &r) != 0) _exit(3);
+    } else {
+      _exit(3);
+    }
+    try {
+      workloads::parse_network(image, "tiny.nnue");
+      _exit(1);
+    } catch (const workloads::NetError& e) {
+      _exit(std::string(e.what()) == want ? 0 : 2);
+    } catch (...) {
+      _exit(4);  // std::bad_alloc: it allocated before checking
+    }
+  }
+  int wstatus = 0;
+  ASSERT_EQ(waitpid(pid, &wstatus, 0), pid);
+  ASSERT_TRUE(WIFEXITED(wstatus)) << "the child died (signal " << WTERMSIG(wstatus) << ")";
+  EXPECT_EQ(WEXITSTATUS(wstatus), 0) << "1: parsed, 2: another message, 3: setup, 4: allocation failed under the limit";
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 5.0);
+}
+
+// ---- every variant accepts element-aligned but vector-misaligned buffers ---------------
+
+TEST(Errors, NoVariantNeedsVectorAlignment) {
+  // The audit's result: no variant requires more than element alignment of a caller's
+  // buffer. Every available crelu16 variant runs on buffers 2 bytes (input) and 1 byte
+  // (output) past a 64-byte boundary and matches the aligned run; the fuzzers vary the
+  // offset 0..15 elements for every op.
+  alignas(64) std::int16_t in[2 * 256 + 1];
+  alignas(64) std::uint8_t out_a[256 + 1], out_m[256 + 1];
+  workloads::boundary::fill_all_ones(in, std::size(in));
+  for (int i = 0; i < 256; i += 3) in[i] = workloads::boundary::kActivation16Edges[i % std::size(workloads::boundary::kActivation16Edges)];
+  std::copy_n(in, 256, in + 257);  // the same values 514 bytes later: 2 bytes past a 64-byte boundary
+  int ran = 0;
+  for (const crelu16::Variant& v : crelu16::variants()) {
+    if (v.writes_bits || !crelu16::why_unsupported(v, {256}).empty()) continue;
+    crelu16::run(v, {256}, in, out_a);
+    crelu16::run(v, {256}, in + 257, out_m + 1);
+    EXPECT_EQ(0, std::memcmp(out_a, out_m + 1, 256)) << v.info.name;
+    ++ran;
+  }
+  EXPECT_GE(ran, 2);
+}
+
+}  // namespace
+}  // namespace nnuelab::test
