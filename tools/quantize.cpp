@@ -190,16 +190,18 @@ int main(int argc, char** argv) {
         << r.nnue_mse << ',' << r.octav_s << ',' << r.octav_mse << ',' << r.iterations << ',' << r.written_s << ','
         << r.written_mse << ',' << r.sweep_s << ',' << r.sweep_mse << ',' << r.sweep_evals << ',' << r.t_octav << ','
         << r.t_sweep << '\n';
-    // MSE vs s curves (400 points over (0, 1.25 max|x|]) of every tensor at every B.
+    // MSE vs s curves (400 points over (0, 1.25 max|x|], extended to 1.1x the NNUE constant
+    // when that is within 3 max|x|) of every tensor at every B.
     std::ofstream c(csv_dir + "/octav_curves.csv");
     c << "tensor,bits,s,mse\n";
     c.precision(9);
     for (const auto& t : tensors) {
       double max_abs = 0;
       for (float v : t.x) max_abs = std::max(max_abs, double(std::fabs(v)));
+      const double hi = t.nnue_s < 3 * max_abs ? std::max(1.25 * max_abs, 1.1 * t.nnue_s) : 1.25 * max_abs;
       for (int bits : bits_list)
         for (int k = 1; k <= 400; ++k) {
-          const double s = 1.25 * max_abs * k / 400;
+          const double s = hi * k / 400;
           c << t.name << ',' << bits << ',' << s << ',' << ref::quantize_sym_mse(t.x.data(), t.x.size(), float(s), bits)
             << '\n';
         }
