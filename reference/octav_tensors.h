@@ -57,7 +57,16 @@ inline Tensor real_layer(const workloads::Network& net, const std::string& layer
   if (bucket < 0 || bucket >= workloads::kLayerStacks) throw std::invalid_argument("bucket must be 0..7");
   const auto& st = net.stacks[std::size_t(bucket)];
   Tensor t;
-  t.name = "L1-" + std::to_string(net.l1) + "/" + layer + (layer == "ft" ? "" : "[" + std::to_string(bucket) + "]");
+  // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on the one-line form.
+  t.name = "L1-";
+  t.name += std::to_string(net.l1);
+  t.name += "/";
+  t.name += layer;
+  if (layer != "ft") {
+    t.name += "[";
+    t.name += std::to_string(bucket);
+    t.name += "]";
+  }
   if (layer == "ft") {
     const std::size_t n = net.ft_weights.size();
     const std::size_t stride = max_elements && n > max_elements ? (n + max_elements - 1) / max_elements : 1;
