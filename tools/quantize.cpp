@@ -7,7 +7,8 @@
 //   octav   s* of the fixed point matched to the quantizer (noise 1/(12 L^2)), and its
 //           iterations from s0 = max|x|
 //   written s* of the formula as written (noise 4^-B/3), measured on the same quantizer
-//   sweep   the best s of ref::quantize_sym_sweep over (0, 1.25 max|x|]
+//   sweep   the best s of ref::quantize_sym_sweep over (0, 1.25 max|x|]: --coarse points (500),
+//           then --fine points (500) over the two coarse intervals around the best
 // Every MSE is the actual MSE of the `quantize` op's quantizer (symmetric, L = 2^(B-1) - 1
 // levels a side, step s / L, ties to even; ref::quantize_sym_mse), mean over all elements.
 //   nnuelab_quantize [--net L1 ...] [--layers fc0,fc1,ft] [--bucket K] [--synthetic LIST]
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
   std::vector<int> nets;
   std::vector<std::string> layers = {"fc0", "fc1", "ft"}, synth = {"gaussian", "laplace", "uniform", "sparse"};
   std::vector<int> bits_list = {4, 6, 8};
-  int bucket = 7, coarse = 1000, fine = 1000;
+  int bucket = 7, coarse = 500, fine = 500;
   std::size_t n_synth = 1 << 20, ft_max = 1 << 20;
   std::string csv_dir;
   bool nets_given = false;
