@@ -133,6 +133,7 @@ int main(int argc, char** argv) {
     bench::register_dot_u8i8();
     bench::register_ft();
     bench::register_pool();
+    bench::register_octav();
     if (list_only) {
       benchmark::RunSpecifiedBenchmarks();
     } else {

@@ -8,4 +8,5 @@ void register_find_nnz();   // bench/find_nnz_bench.cpp
 void register_dot_u8i8();   // bench/dot_u8i8_bench.cpp (also the per-ISA peak benchmarks)
 void register_pool();       // bench/pool_bench.cpp (pooling and ft_output)
 void register_ft();         // bench/ft_bench.cpp (ft_refresh, ft_update)
+void register_octav();      // bench/octav_bench.cpp (octav_step, quantize)
 }  // namespace nnuelab::bench

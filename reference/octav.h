@@ -74,4 +74,57 @@ void quantize_i8(const float* x, size_t n, double s, int bits, int8_t* out);
 // The quantizer above; out[i] = q. bits 2..16.
 void quantize_i16(const float* x, size_t n, double s, int bits, int16_t* out);
 
+
+// ---------------------------------------------------------------------------------------
+// The symmetric quantizer of the `quantize` op, and OCTAV matched to it.
+//
+// Why a second quantizer: the one above (2^B levels, top positive level s - step) is not
+// the one OCTAV's noise term describes, so its brute-force optimum sits ~5% above OCTAV's
+// s at B = 4 (MSE +2%). The `quantize` op instead implements NNUE's own form:
+//   L = 2^(B-1) - 1 positive levels, q in -L..L (2^B - 1 levels, symmetric, so the clip is
+//   exactly s on both sides and zero is a level), step = s / L,
+//   scale = float(L) / s              one IEEE float division (so every variant agrees)
+//   q = clamp(roundeven(x * scale), -L, L)   float multiply, ties to even.
+// At B = 8 and s = 127/64, scale is exactly 64 and this is Stockfish's hidden-layer
+// quantizer round(w * 64) in -127..127; at B = 16 and s = 32767/127 it is the transformer's
+// round(w * 127). Its rounding noise is step^2 / 12 = s^2 / (12 L^2), so the OCTAV fixed
+// point matched to it uses the noise coefficient 1 / (12 L^2) in place of 4^-B / 3 =
+// 1 / (12 (L + 1)^2) (the formula, which models 2^B + 1 levels).
+// Domain: finite x; s finite, > 0, and float(L) / s finite; bits 2..8 (i8) or 2..16 (i16).
+
+enum class OctavNoise {
+    kWritten,    // 4^-B / 3: the formula as published (step s * 2^(1-B))
+    kSymmetric,  // 1 / (12 L^2), L = 2^(B-1) - 1: the step of quantize_sym (s / L)
+};
+// The noise coefficient c of s = sum / (c * count_small + count_above). bits 2..16.
+double octav_noise(int bits, OctavNoise noise);
+const char* octav_noise_name(OctavNoise noise);  // "written" / "symmetric"
+
+// sum_abs_above / (noise * count_small + count_above), in double; the checks of octav_next.
+double octav_next_with(const OctavSums& sums, double noise);
+
+// octav_solve with an explicit noise coefficient (octav_solve uses octav_noise(bits, kWritten)).
+OctavResult octav_solve_with(const float* x, size_t n, double noise, double s0, int max_iter = 100,
+                             double rel_tol = 1e-9);
+
+// L = 2^(bits-1) - 1.
+int quantize_sym_levels(int bits);
+// float(L) / s, after the domain checks (std::invalid_argument naming `op`).
+float quantize_sym_scale(const char* op, float s, int bits, int max_bits);
+// The symmetric quantizer, element by element (the executable spec of the `quantize` op).
+void quantize_sym_i8(const float* x, size_t n, float s, int bits, int8_t* out);
+void quantize_sym_i16(const float* x, size_t n, float s, int bits, int16_t* out);
+// Mean over n of (x - q * s / L)^2 in double, q as quantize_sym_* computes it. bits 2..16.
+double quantize_sym_mse(const float* x, size_t n, float s, int bits);
+
+// Brute force: quantize_sym_mse at s = hi * k / coarse for k = 1..coarse, then at `fine`
+// evenly spaced points over the two coarse intervals around the best one (s rounded to
+// float, as the quantizer takes it). The best (s, mse) seen; evaluations = calls made.
+struct SweepResult {
+    double s = 0, mse = 0;
+    int evaluations = 0;
+};
+SweepResult quantize_sym_sweep(const float* x, size_t n, int bits, double hi, int coarse = 1000,
+                               int fine = 1000);
+
 }  // namespace nnuelab::ref

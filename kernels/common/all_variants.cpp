@@ -15,6 +15,8 @@
 #include "kernels/sqr_crelu32/registry.h"
 #include "kernels/ft_refresh/registry.h"
 #include "kernels/ft_update/registry.h"
+#include "kernels/octav_step/registry.h"
+#include "kernels/quantize/registry.h"
 
 namespace nnuelab {
 namespace {
@@ -40,6 +42,8 @@ std::vector<const VariantInfo*> all_variants() {
   append(out, sqr_crelu32::variants());
   append(out, ft_refresh::variants());
   append(out, ft_update::variants());
+  append(out, octav_step::variants());
+  append(out, quantize::variants());
   return out;
 }
 

@@ -1,0 +1,54 @@
+// octav_step through xsimd (the portable column). Until the xsimd ISA rows land, compiled
+// with the avx2 row's flags as nnuelab::xsimd_avx2 (see octav_step.inc); the code names
+// no architecture except through xsimd::default_arch.
+#include <algorithm>
+#include <cmath>
+#include <xsimd/xsimd.hpp>
+
+#include "kernels/common/isa.h"
+#include "kernels/octav_step/octav_step.h"
+
+namespace nnuelab::NNUELAB_ISA_NS::octav_step {
+using namespace ::nnuelab::octav_step;
+
+// flatten: every xsimd helper is inlined into this function, so no xsimd:: template
+// instance compiled with this ISA's flags is emitted as a weak symbol another object
+// could pick (tests/check_isa_symbols.sh checks it).
+[[gnu::flatten]] void xsimd_select_run(const float* x, std::size_t n, float s, Sums* out) {
+  using B = xsimd::batch<float>;
+  constexpr std::size_t W = B::size;
+  const B vs(s), zero(0.0f), one(1.0f);
+  double sum = 0;
+  std::int64_t small = 0, above = 0;
+  for (std::size_t b = 0; b < n; b += kBlock) {
+    const std::size_t end = std::min(n, b + kBlock);
+    B acc0 = zero, acc1 = zero, cnt_small = zero, cnt_above = zero;
+    std::size_t i = b;
+    auto step = [&](const B& v, B& acc) {
+      const B a = xsimd::abs(v);
+      const auto hi = a > vs;
+      const auto lo = (a > zero) & !hi;
+      acc += xsimd::select(hi, a, zero);
+      // Float counts: exact, at most kBlock / W per lane and block, far below 2^24.
+      cnt_above += xsimd::select(hi, one, zero);
+      cnt_small += xsimd::select(lo, one, zero);
+    };
+    for (; i + 2 * W <= end; i += 2 * W) {
+      step(B::load_unaligned(x + i), acc0);
+      step(B::load_unaligned(x + i + W), acc1);
+    }
+    for (; i + W <= end; i += W) step(B::load_unaligned(x + i), acc0);
+    float tail = 0;
+    for (; i < end; ++i) {
+      const float a = std::fabs(x[i]);
+      if (a > s) { tail += a; ++above; }
+      else if (a > 0.0f) ++small;
+    }
+    sum += double(xsimd::hadd(acc0 + acc1)) + double(tail);
+    small += std::int64_t(xsimd::hadd(cnt_small));
+    above += std::int64_t(xsimd::hadd(cnt_above));
+  }
+  *out = Sums{sum, small, above};
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::octav_step

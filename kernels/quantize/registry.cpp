@@ -1,0 +1,73 @@
+#include "kernels/quantize/registry.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/common/registry_macros.h"
+#include "reference/octav.h"
+
+#define NNUELAB_ROW(ns, tech, note) \
+  namespace nnuelab::ns::quantize { \
+  NNUELAB_QUANTIZE_KERNEL(tech)     \
+  }
+#define NNUELAB_ROW_XSIMD NNUELAB_ROW
+#include "kernels/quantize/quantize.inc"
+#undef NNUELAB_ROW
+#undef NNUELAB_ROW_XSIMD
+
+namespace nnuelab::quantize {
+
+std::span<const Variant> variants() {
+#define NNUELAB_ROW(ns, tech, note) \
+  Variant{make_variant_info("quantize", #ns, #tech, note), &ns::quantize::tech##_run_i8, &ns::quantize::tech##_run_i16},
+// xsimd rows: code in nnuelab::xsimd_avx2, listed as avx2/<technique> (see quantize.inc).
+#define NNUELAB_ROW_XSIMD(ns, tech, note) \
+  Variant{make_variant_info("quantize", "avx2", #tech, note), &ns::quantize::tech##_run_i8, &ns::quantize::tech##_run_i16},
+  static const std::vector<Variant> table = {
+#include "kernels/quantize/quantize.inc"
+  };
+#undef NNUELAB_ROW
+#undef NNUELAB_ROW_XSIMD
+  return table;
+}
+
+Params params(float s, int bits, int max_bits) {
+  // The reference's checks and its float(L) / s: the one scale every variant uses.
+  const float scale = ref::quantize_sym_scale("quantize", s, bits, max_bits);
+  return Params{scale, ref::quantize_sym_levels(bits)};
+}
+
+namespace {
+
+template <class T>
+void checked(const Variant& v, const float* x, std::size_t n, float s, int bits, int max_bits, T* out,
+             void (*fn)(const float*, std::size_t, const Params&, T*)) {
+  auto refuse = [&](const std::string& why) { throw std::invalid_argument(v.info.name + ": " + why); };
+  if (!v.info.available()) refuse("this CPU lacks " + v.info.missing());
+  if (n == 0) refuse("empty tensor (n == 0)");
+  if (!x || !out) refuse("run needs input and output buffers");
+  Params p;
+  try {
+    p = params(s, bits, max_bits);
+  } catch (const std::invalid_argument& e) {
+    refuse(e.what());
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(x[i])) refuse("x[" + std::to_string(i) + "] is " + (std::isnan(x[i]) ? "NaN" : "infinite"));
+  fn(x, n, p, out);
+}
+
+}  // namespace
+
+void run_i8(const Variant& v, const float* x, std::size_t n, float s, int bits, std::int8_t* out) {
+  checked(v, x, n, s, bits, 8, out, v.run_i8);
+}
+
+void run_i16(const Variant& v, const float* x, std::size_t n, float s, int bits, std::int16_t* out) {
+  checked(v, x, n, s, bits, 16, out, v.run_i16);
+}
+
+const Variant& active() { return active_variant(variants()); }
+
+}  // namespace nnuelab::quantize
