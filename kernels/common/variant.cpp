@@ -85,6 +85,7 @@ VariantInfo make_variant_info(std::string_view op, std::string_view ns,
   v.note = note;
   v.name = v.op + "/" + v.isa + "/" + v.technique;
   v.emulated = v.isa.ends_with("-emu");
+  v.portable = v.isa == "xsimd" || v.isa.starts_with("xsimd-");
   v.needs = isa_features(v.isa);
   return v;
 }
