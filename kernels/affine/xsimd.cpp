@@ -2,8 +2,9 @@
 // front end (kernels/common/xsimd_arch.h). Both techniques use the blocked 4-byte tile
 // layout (pack_tiles4: tiles[c][o][j] = W[o][4c + j]): one broadcast input chunk meets a
 // batch of consecutive outputs' chunk weights, so no horizontal sums are needed. xsimd 8.1
-// has no maddubs/madd/dpbusd: each dot is the even/odd int16 split of xops::dot4_u7, exact
-// for the op's input domain 0..127.
+// has no maddubs/madd/dpbusd: each dot is the even/odd int16 split of
+// xops::dot4_maddubs_split, bit-exact with maddubs+madd (so it saturates above input 128
+// like every maddubs variant; the op's domain is 0..127, where all dots agree).
 #include "kernels/common/xsimd_arch.h"
 #include "kernels/common/packed.h"
 #include "kernels/affine/affine.h"
@@ -54,7 +55,7 @@ void slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias
     const U8 x = xs::bitwise_cast<U8>(B<std::uint32_t>(chunk));
     const auto xe = xops::even_u8(x), xo = xops::odd_u8(x);
     const std::int8_t* t = tiles + (std::size_t(c) * out + first) * 4;
-    for (int r = 0; r < R; ++r) acc[r] += xops::dot4_u7(xe, xo, I8::load_unaligned(t + r * 4 * L));
+    for (int r = 0; r < R; ++r) acc[r] += xops::dot4_maddubs_split(xe, xo, I8::load_unaligned(t + r * 4 * L));
   }
   for (int r = 0; r < R; ++r) acc[r].store_unaligned(output + first + r * L);
 }

@@ -68,10 +68,10 @@ inline B<std::int32_t> dot4_maddubs(const B<std::uint8_t>& u, const B<std::int8_
 inline B<std::int32_t> dot4_exact(const B<std::uint8_t>& u, const B<std::int8_t>& w) {
   return pair_sum16(even_u8(u) * even_i8(w)) + pair_sum16(odd_u8(u) * odd_i8(w));
 }
-// ... for u in 0..127 (the affine input domain): |pair sum| <= 2 x 127 x 128 = 32512 fits
-// int16, so one int16 add replaces the saturating one and both semantics agree.
-inline B<std::int32_t> dot4_u7(const B<std::int16_t>& ue, const B<std::int16_t>& uo, const B<std::int8_t>& w) {
-  return pair_sum16(ue * even_i8(w) + uo * odd_i8(w));
+// ... the same with u's even and odd bytes already split (an affine kernel splits each
+// broadcast input chunk once for all its output batches).
+inline B<std::int32_t> dot4_maddubs_split(const B<std::int16_t>& ue, const B<std::int16_t>& uo, const B<std::int8_t>& w) {
+  return pair_sum16(xs::sadd(ue * even_i8(w), uo * odd_i8(w)));
 }
 
 // Indices of the non-zero T-lanes of in[0..n) (n a multiple of the batch width), ascending,

@@ -30,11 +30,28 @@ using A32 = B<std::int32_t>;
 using U8 = B<std::uint8_t>;
 using I8 = B<std::int8_t>;
 
+// One group in scalar code (the tail below a whole batch): maddubs saturates each pair sum
+// to int16, the exact form does not.
+template <bool kExact>
+std::int32_t group_dot(const std::uint8_t* u, const std::int8_t* w) {
+  std::int32_t sum = 0;
+  for (int j = 0; j < 4; j += 2) {
+    std::int32_t pair = std::int32_t(u[j]) * w[j] + std::int32_t(u[j + 1]) * w[j + 1];
+    if (!kExact) pair = pair > 32767 ? 32767 : pair < -32768 ? -32768 : pair;
+    sum += pair;
+  }
+  return sum;
+}
+
 template <bool kExact>
 void run_groups(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
                 const std::uint8_t* u2, const std::int8_t* w2) {
   constexpr int G = int(A32::size);  // groups per batch
-  for (int g = 0; g < s.groups; g += G) {
+  const int whole = s.groups - s.groups % G;
+  for (int g = whole; g < s.groups; ++g)  // int32 wrap-around, as paddd / vpdpbusd
+    acc[g] = std::int32_t(std::uint32_t(acc[g]) + std::uint32_t(group_dot<kExact>(u + 4 * g, w + 4 * g)) +
+                          std::uint32_t(group_dot<kExact>(u2 + 4 * g, w2 + 4 * g)));
+  for (int g = 0; g < whole; g += G) {
     const U8 a = U8::load_unaligned(u + 4 * g), a2 = U8::load_unaligned(u2 + 4 * g);
     const I8 b = I8::load_unaligned(w + 4 * g), b2 = I8::load_unaligned(w2 + 4 * g);
     A32 sum = A32::load_unaligned(acc + g);
@@ -46,8 +63,8 @@ void run_groups(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const 
   }
 }
 
-const char* maddubs_widen_supports(const Shape& s) { return xops::need_multiple(s.groups, A32::size); }
-const char* dpbusd_widen_supports(const Shape& s) { return xops::need_multiple(s.groups, A32::size); }
+const char* maddubs_widen_supports(const Shape&) { return nullptr; }
+const char* dpbusd_widen_supports(const Shape&) { return nullptr; }
 
 void maddubs_widen_run(const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
                        const std::uint8_t* u2, const std::int8_t* w2) {
