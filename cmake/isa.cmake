@@ -1,5 +1,10 @@
 # The ISA table. Each row: name | architecture | compiler flags (comma-separated) | emulable
-# through SIMDe.
+# through SIMDe | optional source stem (default: the name).
+#
+# xsimd rows compile one portable source per op, kernels/<op>/xsimd.cpp, once per xsimd
+# architecture (each with that ISA's flags, in its own namespace); the `xsimd` row compiles
+# the same file without ISA flags as the xsimd::dispatch front end over the rows built here.
+# An arch column may list several architectures (x86/arm).
 #
 # Only kernels/<op>/<isa>.cpp files are compiled with an ISA's flags, each ISA into its own
 # object library and its own namespace (nnuelab::<isa>, passed as NNUELAB_ISA_NS), so no
@@ -25,6 +30,10 @@ set(NNUELAB_ISA_TABLE
   "neon|arm||1"
   "neon-dotprod|arm|-march=armv8.2-a+dotprod|1"
   "neon-i8mm|arm|-march=armv8.2-a+dotprod+i8mm|1"
+  "xsimd-sse41|x86|-msse4.1|0|xsimd"
+  "xsimd-avx2|x86|${_avx2}|0|xsimd"
+  "xsimd-neon|arm||0|xsimd"
+  "xsimd|x86/arm||0|xsimd"
 )
 
 if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
@@ -40,6 +49,16 @@ if(NNUELAB_EMULATION AND NOT NNUELAB_SIMDE_INCLUDE)
   message(WARNING "SIMDe not found (Debian: libsimde-dev): -emu variants are not built")
 endif()
 
+# xsimd (Debian libxsimd-dev: header-only, arch-independent). Copied into the build tree so
+# a cross build can use it without -I/usr/include (which would pull in the host's headers).
+find_path(NNUELAB_XSIMD_SOURCE xsimd/xsimd.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH)
+if(NNUELAB_XSIMD_SOURCE)
+  set(NNUELAB_XSIMD_INCLUDE ${PROJECT_BINARY_DIR}/third_party/xsimd-include)
+  file(COPY ${NNUELAB_XSIMD_SOURCE}/xsimd DESTINATION ${NNUELAB_XSIMD_INCLUDE})
+else()
+  message(WARNING "xsimd not found (Debian: libxsimd-dev): xsimd variants are not built")
+endif()
+
 set(NNUELAB_GENERATED_DIR ${PROJECT_BINARY_DIR}/generated)
 set(NNUELAB_ISA_OBJECTS "")
 set(NNUELAB_BUILT_ISAS "")
@@ -49,15 +68,19 @@ string(APPEND _config "#define NNUELAB_BUILD_TYPE \"${CMAKE_BUILD_TYPE}\"\n")
 string(APPEND _config "#define NNUELAB_CXX_FLAGS \"${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${CMAKE_BUILD_TYPE}}\"\n")
 set(_flag_rows "")
 
-function(_nnuelab_isa_object isa ns flags emulated)
-  file(GLOB _src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*/${isa}.cpp)
+function(_nnuelab_isa_object isa ns flags emulated stem)
+  file(GLOB _src CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*/${stem}.cpp)
   if(NOT _src)
     return()
   endif()
   set(_target nnuelab_isa_${ns})
   add_library(${_target} OBJECT ${_src})
   target_include_directories(${_target} PRIVATE ${PROJECT_SOURCE_DIR} ${NNUELAB_GENERATED_DIR})
-  target_compile_definitions(${_target} PRIVATE NNUELAB_ISA_NS=${ns} NNUELAB_EMULATED=${emulated})
+  target_compile_definitions(${_target} PRIVATE NNUELAB_ISA_NS=${ns} NNUELAB_EMULATED=${emulated}
+                             NNUELAB_ISA_${ns}=1)
+  if(stem STREQUAL "xsimd")
+    target_include_directories(${_target} SYSTEM PRIVATE ${NNUELAB_XSIMD_INCLUDE})
+  endif()
   target_compile_options(${_target} PRIVATE ${flags})
   # GCC 12's avx512fintrin.h self-initialises a variable in _mm512_undefined_*(), which
   # -Wmaybe-uninitialized reports at every use; the warning says nothing about our code.
@@ -79,12 +102,21 @@ foreach(row IN LISTS NNUELAB_ISA_TABLE)
   list(GET row 1 arch)
   list(GET row 2 flags)
   list(GET row 3 emulable)
+  set(stem ${isa})
+  list(LENGTH row _cols)
+  if(_cols GREATER 4)
+    list(GET row 4 stem)
+  endif()
+  string(REPLACE "/" ";" arch "${arch}")
   string(REPLACE "," ";" flags "${flags}")
   string(REPLACE "-" "_" ns "${isa}")
   set(native 0)
   set(emu 0)
-  if(arch STREQUAL "any" OR arch STREQUAL NNUELAB_ARCH)
+  if(arch STREQUAL "any" OR NNUELAB_ARCH IN_LIST arch)
     set(native 1)
+    if(stem STREQUAL "xsimd" AND NOT NNUELAB_XSIMD_INCLUDE)
+      set(native 0)
+    endif()
     foreach(f IN LISTS flags)
       string(MAKE_C_IDENTIFIER "NNUELAB_FLAG${f}" _var)
       check_cxx_compiler_flag("${f}" ${_var})
@@ -99,12 +131,12 @@ foreach(row IN LISTS NNUELAB_ISA_TABLE)
   endif()
   set(each "")
   if(native)
-    _nnuelab_isa_object(${isa} ${ns} "${flags}" 0)
+    _nnuelab_isa_object(${isa} ${ns} "${flags}" 0 ${stem})
     string(APPEND each " M(${ns}, __VA_ARGS__)")
     list(APPEND NNUELAB_BUILT_ISAS ${isa})
   endif()
   if(emu)
-    _nnuelab_isa_object(${isa} ${ns}_emu "" 1)
+    _nnuelab_isa_object(${isa} ${ns}_emu "" 1 ${stem})
     string(APPEND each " M(${ns}_emu, __VA_ARGS__)")
     list(APPEND NNUELAB_BUILT_ISAS ${isa}-emu)
   endif()

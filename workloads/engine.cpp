@@ -60,7 +60,7 @@ const affine::Variant* best_affine(const affine::Shape& s, std::initializer_list
 const crelu32::Variant* best_crelu32(const crelu32::Shape& s) {
   const crelu32::Variant* best = nullptr;  // registry order: baseline first
   for (const auto& v : crelu32::variants())
-    if (!v.info.emulated && !v.writes_bits && crelu32::why_unsupported(v, s).empty()) best = &v;
+    if (!v.info.emulated && !v.info.portable && !v.writes_bits && crelu32::why_unsupported(v, s).empty()) best = &v;
   return best;
 }
 
@@ -70,7 +70,7 @@ template <class V, class Shape, class Why>
 const V* best_elementwise(std::span<const V> all, const Shape& s, Why why, bool want_bits) {
   const V* best = nullptr;
   for (const V& v : all)
-    if (!v.info.emulated && v.writes_bits == want_bits && why(v, s).empty()) best = &v;
+    if (!v.info.emulated && !v.info.portable && v.writes_bits == want_bits && why(v, s).empty()) best = &v;
   return best;
 }
 
@@ -200,7 +200,7 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       const ft_refresh::Variant* v = nullptr;
       if (name == "best") {
         for (const auto& c : ft_refresh::variants())
-          if (!c.info.emulated && ft_refresh::why_unsupported(c, s).empty()) v = &c;  // registry order: best last
+          if (!c.info.emulated && !c.info.portable && ft_refresh::why_unsupported(c, s).empty()) v = &c;  // registry order: best last
       } else if (name != "reference") {
         v = find_named(ft_refresh::variants(), name);
         if (!v) throw std::invalid_argument(layer + ": \"" + name + "\" is not a registered ft_refresh variant");

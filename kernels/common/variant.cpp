@@ -29,6 +29,17 @@ constexpr IsaRow kIsas[] = {
     {"neon", kNEON},
     {"neon-dotprod", kNEON | kNEON_DOTPROD},
     {"neon-i8mm", kNEON | kNEON_DOTPROD | kNEON_I8MM},
+    // xsimd builds (kernels/<op>/xsimd.cpp): the same CPU features as the intrinsic ISA
+    // with the same flags. The `xsimd` front end dispatches over the xsimd builds of this
+    // target, so it needs the least of them (on x86 xsimd-sse41; on arm xsimd-neon).
+    {"xsimd-sse41", kSSE2 | kSSSE3 | kSSE41},
+    {"xsimd-avx2", kAvx2Set},
+    {"xsimd-neon", kNEON},
+#if defined(__aarch64__)
+    {"xsimd", kNEON},
+#else
+    {"xsimd", kSSE2 | kSSSE3 | kSSE41},
+#endif
 };
 
 struct FlagRow {
@@ -74,6 +85,7 @@ VariantInfo make_variant_info(std::string_view op, std::string_view ns,
   v.note = note;
   v.name = v.op + "/" + v.isa + "/" + v.technique;
   v.emulated = v.isa.ends_with("-emu");
+  v.portable = v.isa == "xsimd" || v.isa.starts_with("xsimd-");
   v.needs = isa_features(v.isa);
   return v;
 }

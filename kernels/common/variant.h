@@ -21,6 +21,10 @@ struct VariantInfo {
   std::string note;       // what the variant is for, what it could not do
   Features needs = 0;  // CPU features needed to run it (0 for -emu builds)
   bool emulated = false;  // built against SIMDe: tested, never quoted as speed
+  // An xsimd build (xsimd-<arch>, xsimd): the portable comparison column. Registered after
+  // the intrinsic variants, so "last available in registry order" pickers skip it; it runs
+  // in programs only when named or forced.
+  bool portable = false;
 
   bool available() const;        // this CPU has every required feature
   std::string missing() const;   // names of the required features this CPU lacks
@@ -70,7 +74,7 @@ const V& active_variant(std::span<const V> all) {
   auto eligible = [](const V& v) {
     if constexpr (requires { v.writes_bits; })
       if (v.writes_bits) return false;
-    return v.info.available() && !v.info.emulated;
+    return v.info.available() && !v.info.emulated && !v.info.portable;
   };
   const V* best = nullptr;
   for (const V& v : all) {

@@ -1,0 +1,39 @@
+// crelu32_pair over xsimd::batch, compiled once per xsimd arch and once as the
+// xsimd::dispatch front end (kernels/common/xsimd_arch.h).
+#include "kernels/common/xsimd_arch.h"
+#include "kernels/crelu32_pair/crelu32_pair.h"
+
+#if NNUELAB_XSIMD_DISPATCH
+#include "kernels/common/xsimd_dispatch.h"
+NNUELAB_XSIMD_DECLARE(crelu32_pair, NNUELAB_CRELU32_PAIR_KERNEL(shared_load_narrow))
+namespace nnuelab::xsimd::crelu32_pair {
+using namespace ::nnuelab::crelu32_pair;
+NNUELAB_XSIMD_FORWARD_ELEMENTWISE(crelu32_pair, shared_load_narrow, std::int32_t, std::uint8_t)
+}  // namespace nnuelab::xsimd::crelu32_pair
+#else
+#include "kernels/common/xsimd_ops.h"
+#include "kernels/common/xsimd_sqr.h"
+namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair {
+using namespace ::nnuelab::crelu32_pair;
+NNUELAB_CRELU32_PAIR_KERNEL(shared_load_narrow)
+
+using V = B<std::int32_t>;
+
+const char* shared_load_narrow_supports(const Shape& s) {
+  if (const char* why = xops::sqr_shift_supported(s.shift)) return why;
+  return xops::need_multiple(s.n, V::size);
+}
+
+// One load feeds both halves: the squared form (xsimd_sqr.h) and the shifted clip.
+void shared_load_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t*) {
+  const xops::SqrClip sq(s.shift);
+  const int shift = s.shift;
+  for (int i = 0; i < s.n; i += int(V::size)) {
+    const V x = V::load_unaligned(in + i);
+    xops::narrow_store(sq(x), out + i);
+    xops::narrow_store(xs::clip(x >> shift, V(0), V(127)), out + s.n + i);
+  }
+}
+
+}  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
+#endif
