@@ -4,6 +4,8 @@
 
 #include <regex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "kernels/affine/registry.h"
 #include "kernels/crelu16/registry.h"
@@ -94,22 +96,33 @@ TEST(ForcedVariant, SuitesAndDispatchUseOnlyTheForcedVariant) {
 
 TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
   if (forced_variant()) GTEST_SKIP() << "NNUELAB_FORCE_VARIANT is set";
-  std::int16_t in[32] = {};
-  std::uint8_t out[32];
-  const crelu16::Variant& ran = crelu16::run_active({32}, in, out);
-  EXPECT_TRUE(ran.info.available());
-  EXPECT_FALSE(ran.info.emulated);
-  // No later registry entry is runnable and native: the "best" is the last such one
-  // (*_bits producers need a bitset buffer, so dispatch never picks them unforced).
-  EXPECT_FALSE(ran.writes_bits);
-  // xsimd builds (the portable comparison column, registered last) run only when forced.
-  EXPECT_FALSE(ran.info.portable) << ran.info.name;
-  bool after = false;
-  for (const auto& v : crelu16::variants()) {
-    if (&v == &ran) {
-      after = true;
-    } else if (after && !v.writes_bits) {
-      EXPECT_FALSE(v.info.available() && !v.info.emulated && !v.info.portable) << v.info.name;
+  // Two widths: 32 is refused by the 512-bit kernels (n % 64), so on an AVX-512 CPU the
+  // best for 32 is an AVX2 one and for 1024 the AVX-512 one: dispatch respects the shape.
+  for (const int n : {32, 1024}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<std::int16_t> in(n, 5);
+    std::vector<std::uint8_t> out(n);
+    const crelu16::Shape shape{n};
+    const crelu16::Variant& ran = crelu16::run_active(shape, in.data(), out.data());
+    EXPECT_TRUE(ran.info.available());
+    EXPECT_FALSE(ran.info.emulated);
+    EXPECT_TRUE(crelu16::why_unsupported(ran, shape).empty()) << ran.info.name;
+    EXPECT_EQ(out[n - 1], 5) << ran.info.name;
+    // No later registry entry is runnable, native and accepts the shape: the "best" is the
+    // last such one (*_bits producers need a bitset buffer, so dispatch never picks them
+    // unforced; xsimd builds, the portable comparison column registered last, run only when
+    // forced).
+    EXPECT_FALSE(ran.writes_bits);
+    EXPECT_FALSE(ran.info.portable) << ran.info.name;
+    bool after = false;
+    for (const auto& v : crelu16::variants()) {
+      if (&v == &ran) {
+        after = true;
+      } else if (after && !v.writes_bits) {
+        EXPECT_FALSE(v.info.available() && !v.info.emulated && !v.info.portable &&
+                     crelu16::why_unsupported(v, shape).empty())
+            << v.info.name;
+      }
     }
   }
 }

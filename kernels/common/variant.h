@@ -66,15 +66,18 @@ std::vector<const V*> selected_variants(std::span<const V> all) {
 
 // The variant a program should run for an op: the forced one, or else the last available
 // native variant in registry order (registries list techniques from baseline to best).
-template <class V>
-const V& active_variant(std::span<const V> all) {
+// `accepts(v)`: the caller's shape check (why_unsupported(v, shape).empty()), so that a
+// variant refusing this shape (an AVX-512 kernel needing n % 64 == 0 for n = 32) is never
+// the choice; a forced variant is returned as is and refuses through the checked entry.
+template <class V, class Accepts>
+const V& active_variant(std::span<const V> all, Accepts accepts) {
   check_forced_variant();
   const auto forced = forced_variant();
   // A *_bits producer needs a bitset buffer its caller may not have: chosen only when forced.
-  auto eligible = [](const V& v) {
+  auto eligible = [&](const V& v) {
     if constexpr (requires { v.writes_bits; })
       if (v.writes_bits) return false;
-    return v.info.available() && !v.info.emulated && !v.info.portable;
+    return v.info.available() && !v.info.emulated && !v.info.portable && accepts(v);
   };
   const V* best = nullptr;
   for (const V& v : all) {
@@ -82,8 +85,13 @@ const V& active_variant(std::span<const V> all) {
     // Without a forced name, or when it belongs to another op: this op's best variant.
     if (eligible(v)) best = &v;
   }
-  if (!best) throw std::runtime_error("no runnable variant registered");
+  if (!best) throw std::runtime_error("no runnable variant registered accepts this shape");
   return *best;
+}
+
+template <class V>
+const V& active_variant(std::span<const V> all) {
+  return active_variant(all, [](const V&) { return true; });
 }
 
 // Pointer arguments of the checked entry points: no variant needs more than the element's

@@ -43,7 +43,7 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
 }
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
-  const Variant& v = active_variant(variants());
+  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
   std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(2 * s.n) : 0);  // 2n output bytes; a forced *_bits variant
   run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
   return v;

@@ -12,23 +12,17 @@
   namespace nnuelab::ns::octav_step {  \
   NNUELAB_OCTAV_STEP_KERNEL(tech)      \
   }
-#define NNUELAB_ROW_XSIMD NNUELAB_ROW
 #include "kernels/octav_step/octav_step.inc"
 #undef NNUELAB_ROW
-#undef NNUELAB_ROW_XSIMD
 
 namespace nnuelab::octav_step {
 
 std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note) Variant{make_variant_info("octav_step", #ns, #tech, note), &ns::octav_step::tech##_run},
-// xsimd rows: code in nnuelab::xsimd_avx2, listed as avx2/<technique> (see octav_step.inc).
-#define NNUELAB_ROW_XSIMD(ns, tech, note) \
-  Variant{make_variant_info("octav_step", "avx2", #tech, note), &ns::octav_step::tech##_run},
   static const std::vector<Variant> table = {
 #include "kernels/octav_step/octav_step.inc"
   };
 #undef NNUELAB_ROW
-#undef NNUELAB_ROW_XSIMD
   return table;
 }
 

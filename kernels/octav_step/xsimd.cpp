@@ -1,21 +1,29 @@
-// octav_step through xsimd (the portable column). Until the xsimd ISA rows land, compiled
-// with the avx2 row's flags as nnuelab::xsimd_avx2 (see octav_step.inc); the code names
-// no architecture except through xsimd::default_arch.
+// octav_step over xsimd::batch (the portable column), compiled once per xsimd arch and once as
+// the xsimd::dispatch front end (kernels/common/xsimd_arch.h, kernels/common/xsimd_dispatch.h).
 #include <algorithm>
 #include <cmath>
-#include <xsimd/xsimd.hpp>
 
-#include "kernels/common/isa.h"
+#include "kernels/common/xsimd_arch.h"
 #include "kernels/octav_step/octav_step.h"
 
+#if NNUELAB_XSIMD_DISPATCH
+#include "kernels/common/xsimd_dispatch.h"
+NNUELAB_XSIMD_DECLARE(octav_step, NNUELAB_OCTAV_STEP_KERNEL(select))
+namespace nnuelab::xsimd::octav_step {
+using namespace ::nnuelab::octav_step;
+void select_run(const float* x, std::size_t n, float s, Sums* out) {
+  NNUELAB_XSIMD_CALL(octav_step, select_run, x, n, s, out);
+}
+}  // namespace nnuelab::xsimd::octav_step
+#else
 namespace nnuelab::NNUELAB_ISA_NS::octav_step {
 using namespace ::nnuelab::octav_step;
 
-// flatten: every xsimd helper is inlined into this function, so no xsimd:: template
+// flatten: every xsimd helper is inlined into this function, so no xs:: template
 // instance compiled with this ISA's flags is emitted as a weak symbol another object
 // could pick (tests/check_isa_symbols.sh checks it).
-[[gnu::flatten]] void xsimd_select_run(const float* x, std::size_t n, float s, Sums* out) {
-  using B = xsimd::batch<float>;
+[[gnu::flatten]] void select_run(const float* x, std::size_t n, float s, Sums* out) {
+  using B = B<float>;
   constexpr std::size_t W = B::size;
   const B vs(s), zero(0.0f), one(1.0f);
   double sum = 0;
@@ -25,13 +33,13 @@ using namespace ::nnuelab::octav_step;
     B acc0 = zero, acc1 = zero, cnt_small = zero, cnt_above = zero;
     std::size_t i = b;
     auto step = [&](const B& v, B& acc) {
-      const B a = xsimd::abs(v);
+      const B a = xs::abs(v);
       const auto hi = a > vs;
       const auto lo = (a > zero) & !hi;
-      acc += xsimd::select(hi, a, zero);
+      acc += xs::select(hi, a, zero);
       // Float counts: exact, at most kBlock / W per lane and block, far below 2^24.
-      cnt_above += xsimd::select(hi, one, zero);
-      cnt_small += xsimd::select(lo, one, zero);
+      cnt_above += xs::select(hi, one, zero);
+      cnt_small += xs::select(lo, one, zero);
     };
     for (; i + 2 * W <= end; i += 2 * W) {
       step(B::load_unaligned(x + i), acc0);
@@ -44,11 +52,12 @@ using namespace ::nnuelab::octav_step;
       if (a > s) { tail += a; ++above; }
       else if (a > 0.0f) ++small;
     }
-    sum += double(xsimd::hadd(acc0 + acc1)) + double(tail);
-    small += std::int64_t(xsimd::hadd(cnt_small));
-    above += std::int64_t(xsimd::hadd(cnt_above));
+    sum += double(xs::hadd(acc0 + acc1)) + double(tail);
+    small += std::int64_t(xs::hadd(cnt_small));
+    above += std::int64_t(xs::hadd(cnt_above));
   }
   *out = Sums{sum, small, above};
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::octav_step
+#endif

@@ -11,24 +11,18 @@
   namespace nnuelab::ns::quantize { \
   NNUELAB_QUANTIZE_KERNEL(tech)     \
   }
-#define NNUELAB_ROW_XSIMD NNUELAB_ROW
 #include "kernels/quantize/quantize.inc"
 #undef NNUELAB_ROW
-#undef NNUELAB_ROW_XSIMD
 
 namespace nnuelab::quantize {
 
 std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note) \
   Variant{make_variant_info("quantize", #ns, #tech, note), &ns::quantize::tech##_run_i8, &ns::quantize::tech##_run_i16},
-// xsimd rows: code in nnuelab::xsimd_avx2, listed as avx2/<technique> (see quantize.inc).
-#define NNUELAB_ROW_XSIMD(ns, tech, note) \
-  Variant{make_variant_info("quantize", "avx2", #tech, note), &ns::quantize::tech##_run_i8, &ns::quantize::tech##_run_i16},
   static const std::vector<Variant> table = {
 #include "kernels/quantize/quantize.inc"
   };
 #undef NNUELAB_ROW
-#undef NNUELAB_ROW_XSIMD
   return table;
 }
 

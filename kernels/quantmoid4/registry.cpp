@@ -40,7 +40,7 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
 }
 
 const Variant& run_active(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
-  const Variant& v = active_variant(variants());
+  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
   std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(s.n) : 0);  // a forced *_bits variant
   run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
   return v;
