@@ -18,7 +18,7 @@ for arg in "$@"; do
     # pick them for any caller. Local ones are only reachable from this object, except a
     # static initialiser, which runs before main on every CPU. (Sanitizer builds add their
     # own module constructors, _sub_I_00099_*, and __odr_asan markers: not ours.)
-    bad=$(nm -C --defined-only "$obj" |
+    bad=$("${NM:-nm}" -C --defined-only "$obj" |
           awk '$2 ~ /^[TWVuBDRGS]$/ || $0 ~ /_GLOBAL__sub_I/ {sub(/^[^ ]+ [^ ]+ /, ""); print}' |
           grep -v -E "^([A-Za-z_][A-Za-z0-9_: *&]* )?nnuelab::${ns}::" | grep -v -E '^__odr_asan|^_sub_[ID]_00099_|^DW\.ref\.__gxx_personality' || true)
     if [ -n "$bad" ]; then

@@ -44,6 +44,8 @@
 #include "kernels/crelu32/registry.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "kernels/find_nnz/registry.h"
+#include "kernels/ft_refresh/registry.h"
+#include "kernels/ft_update/registry.h"
 #include "kernels/crelu32_pair/registry.h"
 #include "kernels/ft_output/registry.h"
 #include "kernels/pool_product2/registry.h"
@@ -54,6 +56,7 @@
 #include "reference/crelu32.h"
 #include "reference/dot_u8i8.h"
 #include "reference/find_nnz.h"
+#include "reference/ft.h"
 #include "reference/crelu32_pair.h"
 #include "reference/pool.h"
 #include "reference/quantmoid4.h"
@@ -282,6 +285,74 @@ void add_pooling(Cases& out) {
       &ft_output::why_unsupported, f.n / 2);
 }
 
+// ---- feature transformer (ft_refresh, ft_update) -----------------------------------------
+// A refresh of 30 active features and the three fused update forms, at L1 = 1024 (several
+// register passes on AVX2) over a 2,048-row weight matrix; ids fixed per input j.
+constexpr int kFtL1 = 1024, kFtFeatures = 2048;
+
+std::shared_ptr<Buffer<std::uint32_t>> feature_ids(int per_input, const std::string& what) {
+  auto ids = std::make_shared<Buffer<std::uint32_t>>(std::size_t(per_input) * kInputs);
+  Rng rng(seed_of(what));
+  for (std::size_t i = 0; i < ids->size(); ++i) (*ids)[i] = std::uint32_t(rng.uniform(0, kFtFeatures - 1));
+  return ids;
+}
+
+void add_ft(Cases& out) {
+  auto weights = uniform_inputs<std::int16_t>(kFtL1 * kFtFeatures / kInputs, -300, 300, seed_of("ft/weights"));
+  auto bias = uniform_inputs<std::int16_t>(kFtL1 / kInputs, -300, 300, seed_of("ft/bias"));
+  auto acc = std::make_shared<Buffer<std::int16_t>>(std::size_t(kFtL1) * 2);
+  const std::string density = "dense:100";
+  {
+    const ft_refresh::Shape s{kFtL1, kFtFeatures, 30, 1};
+    const std::string shape = ft_refresh::shape_name(s);
+    auto ids = feature_ids(s.active, "ft_refresh/ids");
+    out.push_back({case_name("ft_refresh/scalar/reference", shape, density), [=]() -> Call {
+                     return [=](int j) {
+                       ref::ft_refresh(bias->data(), weights->data(), s.l1, s.features, ids->data() + j * s.active,
+                                       s.active, acc->data());
+                     };
+                   }});
+    for (const ft_refresh::Variant& v : ft_refresh::variants()) {
+      if (!gate_runs(v.info) || !ft_refresh::why_unsupported(v, s).empty()) continue;
+      const ft_refresh::Variant* vp = &v;
+      out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
+                       return [=](int j) {
+                         ft_refresh::Args a;
+                         a.weights = weights->data(), a.bias = bias->data();
+                         a.active[0] = ids->data() + j * s.active, a.acc[0] = acc->data();
+                         vp->run(s, a);
+                       };
+                     }});
+    }
+  }
+  for (auto [added, removed] : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 2}}) {
+    const ft_update::Shape s{kFtL1, kFtFeatures, removed, added, 1, false};
+    const std::string shape = ft_update::shape_name(s);
+    auto add_ids = feature_ids(added, "ft_update/added/" + shape);
+    auto rem_ids = feature_ids(removed, "ft_update/removed/" + shape);
+    auto prev = uniform_inputs<std::int16_t>(kFtL1, -2000, 2000, seed_of("ft_update/prev/" + shape));
+    out.push_back({case_name("ft_update/scalar/reference", shape, density), [=]() -> Call {
+                     return [=](int j) {
+                       ref::ft_update(weights->data(), s.l1, s.features, prev->data() + j * kFtL1,
+                                      rem_ids->data() + j * removed, removed, add_ids->data() + j * added, added,
+                                      acc->data());
+                     };
+                   }});
+    for (const ft_update::Variant& v : ft_update::variants()) {
+      if (!gate_runs(v.info) || !ft_update::why_unsupported(v, s).empty()) continue;
+      const ft_update::Variant* vp = &v;
+      out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
+                       return [=](int j) {
+                         ft_update::Args a;
+                         a.weights = weights->data(), a.prev[0] = prev->data() + j * kFtL1, a.out[0] = acc->data();
+                         a.removed[0] = rem_ids->data() + j * removed, a.added[0] = add_ids->data() + j * added;
+                         vp->run(s, a);
+                       };
+                     }});
+    }
+  }
+}
+
 // ---- dot_u8i8 -------------------------------------------------------------------------
 void add_dot_u8i8(Cases& out) {
   const dot_u8i8::Shape s{64};
@@ -355,6 +426,7 @@ Cases all_cases() {
   add_crelu32_pair(cases);
   add_quantmoid4(cases);
   add_pooling(cases);
+  add_ft(cases);
 #ifdef NNUELAB_REGRESS_PLANT
   plant(cases);
 #endif
