@@ -80,4 +80,13 @@ void dot_u8i8_maddubs_x2(int32_t* acc, const uint8_t* u, const int8_t* w, const 
     }
 }
 
+void dot_u8i8_sdot(int32_t* acc, const uint8_t* u, const int8_t* w, int groups) {
+    check("dot_u8i8_sdot", acc, u, w, groups);
+    for (int g = 0; g < groups; ++g) {
+        int32_t sum = 0;
+        for (int j = 0; j < 4; ++j) sum += int32_t{static_cast<int8_t>(u[4 * g + j])} * int32_t{w[4 * g + j]};
+        acc[g] = wrap32(int64_t{acc[g]} + sum);
+    }
+}
+
 }  // namespace nnuelab::ref

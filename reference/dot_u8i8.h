@@ -17,6 +17,8 @@
 //                          holds 4 products, -4*64*128 = -32768 and 4*64*127 =
 //                          32512 just fit; at u = 65 (e.g. all w = 127,
 //                          4*65*127 = 33020) the int16 add wraps.
+//   dpbusd == sdot         for u in 0..127: sdot reads u as int8 (NEON vdotq_s32 and
+//                          the vmull_s8 form are int8 x int8), so u = 128 becomes -128.
 //
 // Errors (std::invalid_argument): groups < 0, null pointer with groups > 0.
 #pragma once
@@ -49,5 +51,10 @@ void dot_u8i8_maddubs(int32_t* acc, const uint8_t* u, const int8_t* w, int group
 // Inside its domain (u, u2 in 0..64) this equals dpbusd(A) followed by dpbusd(B).
 void dot_u8i8_maddubs_x2(int32_t* acc, const uint8_t* u, const int8_t* w, const uint8_t* u2,
                          const int8_t* w2, int groups);
+
+// NEON vdotq_s32 (and vmull_s8 + vpadalq_s16) with u reinterpreted as int8:
+//   acc[g] = wrap32(acc[g] + sum_{j<4} int8(u[4g+j]) * w[4g+j])
+// The group sum is exact (|sum| <= 4*128*128 = 65536); only the final add wraps.
+void dot_u8i8_sdot(int32_t* acc, const uint8_t* u, const int8_t* w, int groups);
 
 }  // namespace nnuelab::ref

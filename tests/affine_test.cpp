@@ -325,6 +325,7 @@ namespace {
 struct DomainFacts {
   bool saturating_dot;  // maddubs pair sums
   bool byte_nnz;        // skips bytes >= 128
+  bool int8_dot = false;  // NEON vmull_s8 / vdotq_s32: x read as int8, 128..255 as x - 256
 };
 DomainFacts facts(const affine::Variant& v) {
   const std::string& t = v.info.technique;
@@ -332,6 +333,8 @@ DomainFacts facts(const affine::Variant& v) {
   const bool vnni = isa == "avxvnni" || isa == "avx512vnni" || isa == "avx512vbmi2";
   const bool byte_nnz = t == "sparse_lsb_i16" || t == "sparse_lut_i8_tile64";
   const bool madd16 = t == "sparse_lsb_i16";  // int16 products, exact
+  if (isa == "neon" || isa == "neon-dotprod") return {false, false, true};
+  if (isa == "neon-i8mm") return {false, false, false};  // vusdotq_s32: uint8 x int8, exact
   return {isa != "scalar" && !vnni && !madd16, byte_nnz};
 }
 
@@ -362,10 +365,15 @@ TEST(AffineDomain, MaddubsSaturatesAbove128AndByteNnzSkipsNegativeBytes) {
     const DomainFacts f = facts(v);
     // 128: maddubs pair sums still fit (2*128*127 = 32512); a signed byte compare drops it.
     run(128, got, want);
-    EXPECT_EQ(bool(first_mismatch(got, want, 32)), f.byte_nnz) << v.info.name << " at input 128";
+    EXPECT_EQ(bool(first_mismatch(got, want, 32)), f.byte_nnz || f.int8_dot) << v.info.name << " at input 128";
+    if (f.int8_dot) {
+      // 16 chunks (128, 128, 0, 1) x weights 127, read as (-128, -128, 0, 1).
+      EXPECT_EQ(got[0], 16 * 127 * (-256 + 1)) << v.info.name << ": 128 read as -128";
+    }
     // 255: the pair sum 64770 saturates maddubs; signed byte compares drop it too.
     run(255, got, want);
-    EXPECT_EQ(bool(first_mismatch(got, want, 32)), f.byte_nnz || f.saturating_dot) << v.info.name << " at input 255";
+    EXPECT_EQ(bool(first_mismatch(got, want, 32)), f.byte_nnz || f.saturating_dot || f.int8_dot)
+        << v.info.name << " at input 255";
     if (f.saturating_dot && !f.byte_nnz) {
       EXPECT_EQ(got[0], 16 * (32767 + 127)) << v.info.name << ": the saturated sum";
     }

@@ -37,6 +37,7 @@ const char* semantics_name(Semantics s) {
     case Semantics::kDpbusds: return "dpbusds";
     case Semantics::kMaddubs: return "maddubs";
     case Semantics::kMaddubsX2: return "maddubs_x2";
+    case Semantics::kSdot: return "sdot";
   }
   return "?";
 }
@@ -50,6 +51,7 @@ int dpbusd_domain_umax(Semantics s) {
     case Semantics::kDpbusds: return 255;
     case Semantics::kMaddubs: return 128;
     case Semantics::kMaddubsX2: return 64;
+    case Semantics::kSdot: return 127;
   }
   return 0;
 }
@@ -71,6 +73,10 @@ void reference(Semantics s, std::int32_t* acc, const std::uint8_t* u, const std:
       ref::dot_u8i8_maddubs(acc, u2, w2, groups);
       return;
     case Semantics::kMaddubsX2: ref::dot_u8i8_maddubs_x2(acc, u, w, u2, w2, groups); return;
+    case Semantics::kSdot:
+      ref::dot_u8i8_sdot(acc, u, w, groups);
+      ref::dot_u8i8_sdot(acc, u2, w2, groups);
+      return;
   }
 }
 
@@ -416,6 +422,41 @@ TEST(DotU8i8Domain, MaddubsX2EqualsDpbusdThrough64AndDivergesAt65) {
   }
 }
 
+// NEON's vdotq_s32 and vmull_s8 are int8 x int8: u is read as int8, exact while u <= 127
+// (the NNUE activation domain), and u = 128 already reads as -128. vusdotq_s32 (i8mm) and
+// the int16-widening form are the exact (dpbusd) semantics and are checked with them.
+TEST(DotU8i8Domain, SdotEqualsDpbusdThrough127AndDivergesAt128) {
+  for (int u = 0; u <= 255; ++u)
+    for (int w = -128; w <= 127; ++w) {
+      const std::int32_t s = ref_uniform(Semantics::kSdot, 0, u, w, 0, 0);
+      const std::int32_t d = ref_uniform(Semantics::kDpbusd, 0, u, w, 0, 0);
+      if (u <= 127 || w == 0) {
+        ASSERT_EQ(s, d) << "u " << u << ", w " << w;
+      } else {
+        ASSERT_EQ(s, 4 * (u - 256) * w) << "u " << u << ", w " << w;
+        ASSERT_NE(s, d) << "u " << u << ", w " << w;
+      }
+    }
+  EXPECT_EQ(ref_uniform(Semantics::kSdot, 0, 128, -128, 128, -128), 8 * 16384);  // dpbusd: -131072
+  EXPECT_EQ(ref_uniform(Semantics::kDpbusd, 0, 128, -128, 128, -128), -8 * 16384);
+  EXPECT_EQ(ref_uniform(Semantics::kSdot, 0, 255, 127, 0, 0), -4 * 127);          // dpbusd: 129540
+
+  const auto vs = of_semantics(Semantics::kSdot);
+  const Lanes inside = random_lanes(13, 4096, 127, -(1 << 30), 1 << 30);
+  for (const V* v : vs) {
+    SCOPED_TRACE(v->info.name);
+    EXPECT_TRUE(all_lanes_are(run_uniform(*v, 0, 127, -128, 127, 127), 4 * 127 * -128 + 4 * 127 * 127));  // = dpbusd
+    EXPECT_TRUE(all_lanes_are(run_uniform(*v, 0, 128, -128, 128, -128), 8 * 16384));  // dpbusd: -131072
+    EXPECT_TRUE(all_lanes_are(run_uniform(*v, 0, 255, 127, 0, 0), -4 * 127));         // dpbusd: 129540
+    DotTester t(*v, {31});
+    auto diff = t.check(inside, Semantics::kDpbusd, "random u 0..127");
+    EXPECT_FALSE(diff) << *diff;
+  }
+  if (!forced_variant() && NNUELAB_HAS_neon) {
+    EXPECT_FALSE(vs.empty()) << "no sdot variant to check";
+  }
+}
+
 // vpdpbusds saturates the int32 add where vpdpbusd wraps, and does so after each
 // instruction: A's overflow is clipped before B is added.
 TEST(DotU8i8Domain, DpbusdsSaturatesWhereDpbusdWraps) {
@@ -487,7 +528,7 @@ TEST(DotU8i8Registry, TechniquesNameTheirSemantics) {
   }
   EXPECT_THROW(dot_u8i8::semantics_of("vnni"), std::logic_error);
 #if defined(__x86_64__)
-  EXPECT_EQ(seen.size(), 4u) << "every semantics has a variant on x86";
+  EXPECT_EQ(seen.size(), NNUELAB_HAS_neon ? 5u : 4u) << "every semantics has a variant on x86 (sdot: neon-emu)";
 #endif
 }
 
@@ -497,6 +538,7 @@ int peak_vector_bytes(std::string isa) {
   if (isa == "ssse3") return 16;
   if (isa == "avx2" || isa == "avxvnni") return 32;
   if (isa == "avx512bw" || isa == "avx512vnni") return 64;
+  if (isa == "neon" || isa == "neon-dotprod" || isa == "neon-i8mm") return 16;
   return 0;
 }
 
@@ -515,6 +557,9 @@ TEST(DotU8i8Peak, KernelsCountTheirMacsAndCoverEveryDotIsa) {
   }
 #if defined(__x86_64__)
   for (const char* isa : {"ssse3", "avx2", "avx512bw", "avx512vnni", "avxvnni"})
+    EXPECT_TRUE(native.count(isa)) << "no native peak kernel for " << isa;
+#elif defined(__aarch64__)
+  for (const char* isa : {"neon", "neon-dotprod", "neon-i8mm"})
     EXPECT_TRUE(native.count(isa)) << "no native peak kernel for " << isa;
 #endif
 }

@@ -148,3 +148,33 @@ static inline simde__m512i nnuelab_shim_mm512_mask_compress_epi16(simde__m512i s
   return simde_mm512_loadu_si512(out);
 }
 #define _mm512_mask_compress_epi16(src, k, a) nnuelab_shim_mm512_mask_compress_epi16(src, k, a)
+
+// ---- NEON (the neon-dotprod-emu / neon-i8mm-emu builds) ----------------------------------
+// Missing (FEAT_I8MM): vusdotq_s32, acc[i] += sum_j u[4i+j] * w[4i+j] with u uint8, w int8,
+// the add wrapping mod 2^32 as the instruction does (unsigned lanes: no signed-overflow UB).
+static inline simde_int32x4_t nnuelab_shim_vusdotq_s32(simde_int32x4_t r, simde_uint8x16_t a, simde_int8x16_t b) {
+  simde_int32x4_private r_ = simde_int32x4_to_private(r);
+  simde_uint8x16_private a_ = simde_uint8x16_to_private(a);
+  simde_int8x16_private b_ = simde_int8x16_to_private(b);
+  for (int i = 0; i < 4; ++i) {
+    int32_t sum = 0; /* at most 4 * 255 * 128 in magnitude: exact */
+    for (int j = 0; j < 4; ++j) sum += (int32_t)a_.values[4 * i + j] * (int32_t)b_.values[4 * i + j];
+    r_.values[i] = (int32_t)((uint32_t)r_.values[i] + (uint32_t)sum);
+  }
+  return simde_int32x4_from_private(r_);
+}
+#define vusdotq_s32(r, a, b) nnuelab_shim_vusdotq_s32(r, a, b)
+// SIMDe's vdotq_s32 adds the lane sums with a signed vector add; the same wrapping
+// form as above on int8 x int8 (dot_u8i8 wraps int32 lanes on purpose).
+static inline simde_int32x4_t nnuelab_shim_vdotq_s32(simde_int32x4_t r, simde_int8x16_t a, simde_int8x16_t b) {
+  simde_int32x4_private r_ = simde_int32x4_to_private(r);
+  simde_int8x16_private a_ = simde_int8x16_to_private(a), b_ = simde_int8x16_to_private(b);
+  for (int i = 0; i < 4; ++i) {
+    int32_t sum = 0; /* at most 4 * 128 * 128: exact */
+    for (int j = 0; j < 4; ++j) sum += (int32_t)a_.values[4 * i + j] * (int32_t)b_.values[4 * i + j];
+    r_.values[i] = (int32_t)((uint32_t)r_.values[i] + (uint32_t)sum);
+  }
+  return simde_int32x4_from_private(r_);
+}
+#undef vdotq_s32
+#define vdotq_s32(r, a, b) nnuelab_shim_vdotq_s32(r, a, b)

@@ -18,7 +18,8 @@ struct Shape {
   int groups = 0;  // int32 lanes; each input holds 4 * groups bytes
 };
 
-enum class Semantics : int { kDpbusd, kDpbusds, kMaddubs, kMaddubsX2 };
+// kSdot: u read as int8 (NEON vdotq_s32, vmull_s8): equals dpbusd for u in 0..127 only.
+enum class Semantics : int { kDpbusd, kDpbusds, kMaddubs, kMaddubsX2, kSdot };
 
 }  // namespace nnuelab::dot_u8i8
 

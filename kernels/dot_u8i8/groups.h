@@ -59,6 +59,11 @@ inline std::int32_t group(std::int32_t acc, const Groups& p) {
   } else if constexpr (S == Semantics::kMaddubs) {
     // madd with ones is exact; four saturated pair sums fit int32 easily.
     return wrap_add(acc, pair(p.u, p.w, 0) + pair(p.u, p.w, 1) + pair(p.u2, p.w2, 0) + pair(p.u2, p.w2, 1));
+  } else if constexpr (S == Semantics::kSdot) {
+    auto sdot4 = [](const std::uint8_t* u, const std::int8_t* w) {
+      return std::int8_t(u[0]) * w[0] + std::int8_t(u[1]) * w[1] + std::int8_t(u[2]) * w[2] + std::int8_t(u[3]) * w[3];
+    };
+    return wrap_add(wrap_add(acc, sdot4(p.u, p.w)), sdot4(p.u2, p.w2));
   } else {
     // paddw of A's and B's pair sums wraps to int16 before the widening madd.
     const std::int32_t s0 = std::int16_t(std::uint16_t(pair(p.u, p.w, 0) + pair(p.u2, p.w2, 0)));

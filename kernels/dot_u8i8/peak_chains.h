@@ -20,6 +20,8 @@ template <class V>
 inline void opaque(V& v) {
 #if NNUELAB_EMULATED
   asm volatile("" : "+m"(v));  // SIMDe's wide vectors are structs: keep them in memory
+#elif defined(__aarch64__)
+  asm volatile("" : "+w"(v));  // an AdvSIMD register ("v" is an x86 constraint)
 #else
   asm volatile("" : "+v"(v));
 #endif

@@ -28,6 +28,7 @@ Semantics semantics_of(const std::string& t) {
   if (t.starts_with("dpbusd")) return Semantics::kDpbusd;
   if (t.starts_with("maddubs_x2")) return Semantics::kMaddubsX2;
   if (t.starts_with("maddubs")) return Semantics::kMaddubs;
+  if (t.starts_with("sdot")) return Semantics::kSdot;
   throw std::logic_error("dot_u8i8 technique '" + t + "' does not start with its semantics");
 }
 
