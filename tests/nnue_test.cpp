@@ -164,10 +164,13 @@ TEST(NnueEngine, EveryFtOutputVariantPluggedInIsExact) {
   int plugged = 0;
   for (const ft_output::Variant& v : ft_output::variants()) {
     if (!v.info.available() || !ft_output::why_unsupported(v, {1536, ft_output::Form::kClamp127}).empty()) continue;
-    for (const char* fc0 : {"best", "reference", "affine/avx2/dense_blocked4"}) {
-      if (std::string(fc0).starts_with("affine/avx2") && !affine::variants().empty() &&
-          !find_variant(affine::variants(), fc0)->info.available())
-        continue;
+    // An explicit dense fc_0 next to "best" (sparse) and the reference: the x86 or the
+    // NEON one, whichever this build has and this CPU runs.
+    for (const char* fc0 : {"best", "reference", "affine/avx2/dense_blocked4", "affine/neon/dense_blocked4"}) {
+      if (std::string(fc0).starts_with("affine/")) {
+        const affine::Variant* named = find_variant(affine::variants(), fc0);
+        if (!named || !named->info.available()) continue;
+      }
       const Engine engine(n, {{"ft_out", v.info.name}, {"fc0", fc0}});
       ++plugged;
       for (std::size_t i = 0; i < rows.size(); i += v.info.emulated ? 100 : 25) {

@@ -49,7 +49,10 @@ const V* find_named(std::span<const V> all, const std::string& name) {
 // The best native variant of an affine layer: techniques in preference order, ISAs from
 // widest to narrowest; the first one this CPU runs on this shape.
 const affine::Variant* best_affine(const affine::Shape& s, std::initializer_list<const char*> techniques) {
-  static const char* kIsas[] = {"avx512vnni", "avx512bw", "avxvnni", "avx2", "ssse3", "scalar"};
+  // Best first. The engine's affine inputs are 0..127 (clamped activations), where the
+  // NEON sdot forms (u read as int8) are exact too.
+  static const char* kIsas[] = {"avx512vnni", "avx512bw", "avxvnni", "avx2", "ssse3",
+                                "neon-i8mm", "neon-dotprod", "neon", "scalar"};
   for (const char* isa : kIsas)
     for (const char* tech : techniques)
       if (const auto* v = find_named(affine::variants(), std::string("affine/") + isa + "/" + tech))
