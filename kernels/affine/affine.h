@@ -62,3 +62,17 @@ void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bia
   NNUELAB_AFFINE_KERNEL(tech)                                                            \
   void tech##_run_bits(const ::nnuelab::affine::Packed& packed, const std::uint8_t* input, \
                        const std::uint64_t* bits, std::int32_t* output);
+
+// Defines the four registry functions of `tech` from an Impl with static supports,
+// prepare, unpack and run.
+#define NNUELAB_AFFINE_DEFINE(tech, ...)                                                    \
+  const char* tech##_supports(const Shape& s) { return __VA_ARGS__::supports(s); }         \
+  void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }       \
+  void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
+  void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }
+// ... plus run_bits, for the techniques registered with NNUELAB_VARIANT_BITS.
+#define NNUELAB_AFFINE_DEFINE_BITS(tech, ...)                                                 \
+  NNUELAB_AFFINE_DEFINE(tech, __VA_ARGS__)                                                   \
+  void tech##_run_bits(const Packed& p, const std::uint8_t* in, const std::uint64_t* bits, std::int32_t* out) { \
+    __VA_ARGS__::run_bits(p, in, bits, out);                                                 \
+  }

@@ -276,30 +276,17 @@ struct NeonSparseBitset : NeonBlockedBase<D> {
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine
 
-// The registry functions of `tech` from an Impl (as NNUELAB_AFFINE_DEFINE in techniques.h,
-// which NEON files cannot include: it is written against x86 vectors).
-#define NNUELAB_AFFINE_NEON_DEFINE(tech, ...)                                                 \
-  NNUELAB_AFFINE_KERNEL(tech)                                                                  \
-  const char* tech##_supports(const Shape& s) { return __VA_ARGS__::supports(s); }            \
-  void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }          \
-  void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
-  void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }
-#define NNUELAB_AFFINE_NEON_DEFINE_BITS(tech, ...)                                             \
-  NNUELAB_AFFINE_NEON_DEFINE(tech, __VA_ARGS__)                                                \
-  void tech##_run_bits(const Packed& p, const std::uint8_t* in, const std::uint64_t* bits, std::int32_t* out); \
-  void tech##_run_bits(const Packed& p, const std::uint8_t* in, const std::uint64_t* bits, std::int32_t* out) { \
-    __VA_ARGS__::run_bits(p, in, bits, out);                                                   \
-  }
+// NNUELAB_AFFINE_DEFINE / NNUELAB_AFFINE_DEFINE_BITS: kernels/affine/affine.h.
 
 // The techniques every NEON ISA file instantiates with its dot policy D (affine.inc lists
 // the same names under each NEON ISA).
 #define NNUELAB_AFFINE_NEON_TECHNIQUES                                                              \
-  NNUELAB_AFFINE_NEON_DEFINE(dense_rows4, NeonDenseRows4<D>)                                        \
-  NNUELAB_AFFINE_NEON_DEFINE(dense_blocked4, NeonDenseBlocked4<D>)                                  \
-  NNUELAB_AFFINE_NEON_DEFINE(dot1, NeonDot1<D>)                                                     \
-  NNUELAB_AFFINE_NEON_DEFINE(sparse_blocked4_lsb_acc1, NeonSparseBlocked4<D, nd::Lsb, 1>)           \
-  NNUELAB_AFFINE_NEON_DEFINE(sparse_blocked4_lsb_acc2, NeonSparseBlocked4<D, nd::Lsb, 2>)           \
-  NNUELAB_AFFINE_NEON_DEFINE(sparse_blocked4_lut_acc1, NeonSparseBlocked4<D, nd::Lut, 1>)           \
-  NNUELAB_AFFINE_NEON_DEFINE(sparse_blocked4_lut_acc2, NeonSparseBlocked4<D, nd::Lut, 2>)           \
-  NNUELAB_AFFINE_NEON_DEFINE_BITS(sparse_blocked4_bitset_acc1, NeonSparseBitset<D, 1>)              \
-  NNUELAB_AFFINE_NEON_DEFINE_BITS(sparse_blocked4_bitset_acc2, NeonSparseBitset<D, 2>)
+  NNUELAB_AFFINE_DEFINE(dense_rows4, NeonDenseRows4<D>)                                        \
+  NNUELAB_AFFINE_DEFINE(dense_blocked4, NeonDenseBlocked4<D>)                                  \
+  NNUELAB_AFFINE_DEFINE(dot1, NeonDot1<D>)                                                     \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc1, NeonSparseBlocked4<D, nd::Lsb, 1>)           \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc2, NeonSparseBlocked4<D, nd::Lsb, 2>)           \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, NeonSparseBlocked4<D, nd::Lut, 1>)           \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, NeonSparseBlocked4<D, nd::Lut, 2>)           \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc1, NeonSparseBitset<D, 1>)              \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc2, NeonSparseBitset<D, 2>)

@@ -594,19 +594,7 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::affine
 
-// Defines the four registry functions of `tech` from an Impl with static supports,
-// prepare, unpack and run.
-#define NNUELAB_AFFINE_DEFINE(tech, ...)                                                    \
-  const char* tech##_supports(const Shape& s) { return __VA_ARGS__::supports(s); }         \
-  void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }       \
-  void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
-  void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }
-// ... plus run_bits, for the techniques registered with NNUELAB_VARIANT_BITS.
-#define NNUELAB_AFFINE_DEFINE_BITS(tech, ...)                                                 \
-  NNUELAB_AFFINE_DEFINE(tech, __VA_ARGS__)                                                   \
-  void tech##_run_bits(const Packed& p, const std::uint8_t* in, const std::uint64_t* bits, std::int32_t* out) { \
-    __VA_ARGS__::run_bits(p, in, bits, out);                                                 \
-  }
+// NNUELAB_AFFINE_DEFINE / NNUELAB_AFFINE_DEFINE_BITS: kernels/affine/affine.h.
 
 // The techniques every x86 ISA file instantiates with its vector interface V (the ISA's
 // registry lines in affine.inc list the same names). sparse_lsb_i16 uses int16 madd,
