@@ -1,6 +1,7 @@
 // Differential fuzz target of dot_u8i8: every variant against the reference of the
-// semantics its technique declares (dpbusd, dpbusds, maddubs, maddubs_x2), over the whole
-// uint8 x int8 range: saturation and wrap-around are part of each contract.
+// semantics its technique declares (dpbusd, dpbusds, maddubs, maddubs_x2, sdot), over the
+// whole uint8 x int8 range: saturation and wrap-around are part of each contract (sdot reads
+// the activation bytes as int8, which is its contract too).
 #include "fuzz/driver.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "reference/dot_u8i8.h"
@@ -15,6 +16,9 @@ void reference(dot_u8i8::Semantics sem, std::int32_t* acc, const std::uint8_t* u
     case dot_u8i8::Semantics::kDpbusds: ref::dot_u8i8_dpbusds(acc, u, w, groups), ref::dot_u8i8_dpbusds(acc, u2, w2, groups); break;
     case dot_u8i8::Semantics::kMaddubs: ref::dot_u8i8_maddubs(acc, u, w, groups), ref::dot_u8i8_maddubs(acc, u2, w2, groups); break;
     case dot_u8i8::Semantics::kMaddubsX2: ref::dot_u8i8_maddubs_x2(acc, u, w, u2, w2, groups); break;
+    case dot_u8i8::Semantics::kSdot: ref::dot_u8i8_sdot(acc, u, w, groups), ref::dot_u8i8_sdot(acc, u2, w2, groups); break;
+    default:  // a semantics added without a reference here must not compare against garbage
+      fuzz::fail("fuzz/dot_u8i8.cpp has no reference for semantics " + std::to_string(int(sem)));
   }
 }
 

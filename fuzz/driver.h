@@ -3,21 +3,23 @@
 //
 // The fuzzer's bytes choose the shape, the data pattern (raw fuzzer bytes, a byte- or
 // chunk-density sparse pattern, or one of the boundary generators of
-// workloads/boundary.h) and the data. Each target then runs every variant of its op's
-// registry that this CPU runs (native and -emu) and whose why_unsupported() accepts the
-// shape, and compares every output byte with the scalar reference; a difference aborts
-// with the variant, the shape and the first differing index. A variant that refuses the
-// shape must refuse it through the checked entry point too (std::invalid_argument naming
-// the reason), before touching any buffer. Registry-driven: a new variant or ISA file
-// needs no edit here.
+// workloads/boundary.h; for float tensors Source::fill_float) and the data. Each target
+// then runs every variant of its op's registry that this CPU runs (native and -emu) and
+// whose why_unsupported() accepts the shape, and compares every output byte with the
+// scalar reference; a difference aborts with the variant, the shape and the first
+// differing index. A variant that refuses the shape must refuse it through the checked
+// entry point too (std::invalid_argument naming the reason), before touching any buffer.
+// Registry-driven: a new variant or ISA file needs no edit here.
 #pragma once
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -120,6 +122,88 @@ class Source {
     }
   }
 
+  // Fills n floats for an op on float tensors and returns the pattern's name (for the
+  // finding's message). The patterns:
+  //   raw          the fuzzer's bytes as float bit patterns: NaN, Inf, denormals, huge
+  //   raw-folded   the same, with every value outside the op's domain (non-finite or
+  //                |v| > max_abs) pulled inside, so the kernels run on arbitrary bits
+  //                and not only the refusal path
+  //   gaussian     N(0, sigma^2), sigma = unit * 2^(-8..8) (unit: the op's typical
+  //                magnitude, e.g. its clip s)
+  //   sparse       the same with each element non-zero with probability p
+  //   zero         all zeros of either sign
+  //   boundary     values of `boundary` (the op's own edges: elements exactly at +-s,
+  //                rounding ties) and of the float edges (signed zeros, denormals,
+  //                FLT_MIN, 1e30, FLT_MAX), either sign
+  //   mixed        gaussian with 1..16 elements, at positions the fuzzer picks (so any
+  //                lane of any tail), replaced by boundary values
+  // The boundary patterns include NaN/Inf and values over max_abs only when the fuzzer
+  // asks, so most of their inputs stay in the domain.
+  const char* fill_float(float* out, std::size_t n, float unit, const std::vector<float>& boundary,
+                         float max_abs = std::numeric_limits<float>::max()) {
+    const int pattern = int(range(0, 6));
+    workloads::Rng rng(std::uint64_t(range(0, INT64_MAX)));
+    auto gauss = [&] {
+      const double u1 = (double(rng.uniform(0, (std::int64_t(1) << 53) - 1)) + 0.5) * 0x1p-53;
+      const double u2 = double(rng.uniform(0, (std::int64_t(1) << 53) - 1)) * 0x1p-53;
+      return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+    };
+    const double sigma = double(unit) * std::ldexp(1.0, int(range(-8, 8)));
+    switch (pattern) {
+      case 0:
+      case 1: {
+        std::vector<std::uint8_t> raw = fdp_.ConsumeBytes<std::uint8_t>(std::min<std::size_t>(n * 4, 1 << 16));
+        if (raw.empty()) raw.push_back(0);
+        for (std::size_t i = 0; i < n; ++i) {
+          std::uint32_t bits = 0;
+          for (std::size_t b = 0; b < 4; ++b) bits |= std::uint32_t(raw[(i * 4 + b) % raw.size()]) << (8 * b);
+          float v;
+          std::memcpy(&v, &bits, 4);
+          if (pattern == 1 && !(std::fabs(v) <= max_abs)) {
+            bits &= ~(std::uint32_t(1) << 30);  // top exponent bit off: |v| < 2, sign and mantissa kept
+            std::memcpy(&v, &bits, 4);
+            if (!(std::fabs(v) <= max_abs)) v = std::copysign(max_abs, v);
+          }
+          out[i] = v;
+        }
+        return pattern == 0 ? "raw" : "raw-folded";
+      }
+      case 2:
+        for (std::size_t i = 0; i < n; ++i) out[i] = float(sigma * gauss());
+        return "gaussian";
+      case 3: {
+        const int p = int(range(0, 100));
+        for (std::size_t i = 0; i < n; ++i) out[i] = rng.uniform(1, 100) <= p ? float(sigma * gauss()) : 0.0f;
+        return "sparse";
+      }
+      case 4:
+        for (std::size_t i = 0; i < n; ++i) out[i] = rng.uniform(0, 1) ? -0.0f : 0.0f;
+        return "zero";
+      default: {
+        const bool wild = range(0, 7) == 0;  // NaN, Inf and values over max_abs too
+        std::vector<float> set = boundary;
+        constexpr float kMax = std::numeric_limits<float>::max();
+        for (float e : {0.0f, std::numeric_limits<float>::denorm_min(), std::nextafter(std::numeric_limits<float>::min(), 0.0f),
+                        std::numeric_limits<float>::min(), 1.0f, 1e30f, std::nextafter(1e30f, kMax), kMax,
+                        std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()})
+          set.push_back(e);
+        std::erase_if(set, [&](float e) { return !wild && !(std::fabs(e) <= max_abs); });
+        if (set.empty()) set.push_back(0.0f);
+        auto pick = [&] {
+          const float e = set[std::size_t(rng.uniform(0, std::int64_t(set.size()) - 1))];
+          return rng.uniform(0, 1) ? -e : e;
+        };
+        if (pattern == 5) {
+          for (std::size_t i = 0; i < n; ++i) out[i] = pick();
+          return "boundary";
+        }
+        for (std::size_t i = 0; i < n; ++i) out[i] = float(sigma * gauss());
+        for (int k = int(range(1, 16)); k > 0; --k) out[std::size_t(range(0, std::int64_t(n) - 1))] = pick();
+        return "mixed";
+      }
+    }
+  }
+
   FuzzedDataProvider& provider() { return fdp_; }
 
  private:
@@ -138,6 +222,10 @@ class Buf {
   const T* data() const { return v_.data() + off_; }
   std::size_t size() const { return n_; }
   void poison() { std::fill(v_.begin(), v_.end(), poison_); }
+  // Every element, the n in the middle too, still holds the poison: nothing was written.
+  bool untouched() const {
+    return std::all_of(v_.begin(), v_.end(), [&](T x) { return std::memcmp(&x, &poison_, sizeof(T)) == 0; });
+  }
   bool guard_intact() const {
     return std::all_of(v_.begin() + off_ + n_, v_.end(), [&](T x) { return x == poison_; }) &&
            std::all_of(v_.begin(), v_.begin() + off_, [&](T x) { return x == poison_; });
@@ -170,6 +258,33 @@ void expect_refusal(const std::string& variant, const std::string& shape, const 
     return;
   }
   fail(variant + " ran shape " + shape + " although why_unsupported says: " + why);
+}
+
+// Like expect_refusal, for an entry point that checks several things in an order its
+// contract does not fix: when more than one check fails, any of their reasons may be the
+// one given. The message must also name the variant (every checked entry's promise).
+template <class Call>
+void expect_refusal_any(const std::string& variant, const std::string& shape, const std::vector<std::string>& whys,
+                        Call call) {
+  std::string all;
+  for (const std::string& w : whys) all += (all.empty() ? "\"" : " | \"") + w + "\"";
+  try {
+    call();
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    if (what.find(variant) == std::string::npos) fail(variant + " refused " + shape + " with \"" + what + "\", not naming the variant");
+    for (const std::string& w : whys)
+      if (what.find(w) != std::string::npos) return;
+    fail(variant + " refused " + shape + " with \"" + what + "\", none of the reasons " + all);
+  }
+  fail(variant + " ran " + shape + " although it must refuse: " + all);
+}
+
+// A float as a finding prints it: shortest round-trip decimal and the exact hex form.
+inline std::string show(float f) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.9g (%a)", double(f), double(f));
+  return buf;
 }
 
 // ---- activation-like ops (one array in, one uint8 array out) -------------------------

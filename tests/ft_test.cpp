@@ -329,7 +329,9 @@ TEST(FtRefusals, RefreshShapesOutsideTheLimitsThrowWithTheReason) {
   }
   EXPECT_GE(refused, 8 * 2);    // the op's limits, for every available variant
   // l1 8 / 24 is not a whole number of ymm (AVX2) registers: x86 builds only.
-  if (NNUELAB_HAS_avx2 && cpu_features() & kAVX2) EXPECT_GE(width_refusals, 2);
+  if (NNUELAB_HAS_avx2 && cpu_features() & kAVX2) {
+    EXPECT_GE(width_refusals, 2);
+  }
 }
 
 TEST(FtRefusals, FusedFormsRefuseOtherCounts) {

@@ -325,7 +325,10 @@ void add_ft(Cases& out) {
                      }});
     }
   }
-  for (auto [added, removed] : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 2}}) {
+  for (const auto& counts : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 2}}) {
+    // Plain copies, not structured bindings: the lambdas below capture them (clang 14, which
+    // the fuzz preset uses, cannot capture a structured binding).
+    const int added = counts.first, removed = counts.second;
     const ft_update::Shape s{kFtL1, kFtFeatures, removed, added, 1, false};
     const std::string shape = ft_update::shape_name(s);
     auto add_ids = feature_ids(added, "ft_update/added/" + shape);
