@@ -204,6 +204,16 @@ class Source {
     }
   }
 
+  // A float scalar (a clip s, a scale) that a checked entry point must refuse or treat at
+  // its edge: zeros of both signs, negative, Inf, NaN, the smallest denormal and normal,
+  // the largest finite float.
+  float special_scalar() {
+    constexpr float kSpecial[] = {0.0f, -0.0f, -1.0f, std::numeric_limits<float>::infinity(),
+                                  std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
+                                  std::numeric_limits<float>::min(), std::numeric_limits<float>::max()};
+    return kSpecial[range(0, std::size(kSpecial) - 1)];
+  }
+
   FuzzedDataProvider& provider() { return fdp_; }
 
  private:

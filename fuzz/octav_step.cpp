@@ -89,13 +89,7 @@ int one_input(const std::uint8_t* data, std::size_t size) {
   switch (s_mode) {
     case 0: s = std::bit_cast<float>(std::uint32_t(src.range(0, UINT32_MAX))); break;
     case 1: s = std::ldexp(1.0f, int(src.range(-149, 127))); break;
-    case 2: {
-      constexpr float kBad[] = {0.0f, -0.0f, -1.0f, std::numeric_limits<float>::infinity(),
-                                std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
-                                std::numeric_limits<float>::min(), std::numeric_limits<float>::max()};
-      s = kBad[src.range(0, std::size(kBad) - 1)];
-      break;
-    }
+    case 2: s = src.special_scalar(); break;
     case 3: s = 0.75f; break;
     default: s = std::ldexp(1.0f, int(src.range(-20, 20))); break;  // a scale for the data; s follows below
   }

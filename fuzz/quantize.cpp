@@ -117,13 +117,7 @@ int one_input(const std::uint8_t* data, std::size_t size) {
       s = kNnue[src.range(0, std::size(kNnue) - 1)];
       break;
     }
-    case 3: {
-      constexpr float kBad[] = {0.0f, -0.0f, -1.0f, std::numeric_limits<float>::infinity(),
-                                std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),
-                                std::numeric_limits<float>::min(), std::numeric_limits<float>::max()};
-      s = kBad[src.range(0, std::size(kBad) - 1)];
-      break;
-    }
+    case 3: s = src.special_scalar(); break;
     case 4: {  // where float(L) / s stops being finite: the float nearest L / FLT_MAX, one either side
       const float edge = float(double(L) / double(std::numeric_limits<float>::max()));
       const float near[] = {std::nextafter(edge, 0.0f), edge, std::nextafter(edge, INFINITY)};
