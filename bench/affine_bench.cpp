@@ -30,8 +30,10 @@ struct Weights {
   std::vector<std::int32_t> b;
 };
 
-// Random weights per shape. Block-sparse-output variants get weights where each input
-// chunk feeds 4 random blocks of 16 outputs (the most they accept), the rest zero.
+// Random net-like weights per shape (workloads::fill_net_like_weights: the two-chunk
+// variants pair chunks as far as a real net lets them; no other kernel's speed depends on
+// weight values). Block-sparse-output variants get weights where each input chunk feeds 4
+// random blocks of 16 outputs (the most they accept), the rest zero.
 const Weights& weights_for(const Shape& s, bool block_sparse = false) {
   static std::map<std::tuple<int, int, bool>, std::unique_ptr<Weights>> cache;
   auto& slot = cache[{s.in, s.out, block_sparse}];
@@ -40,7 +42,7 @@ const Weights& weights_for(const Shape& s, bool block_sparse = false) {
     slot = std::make_unique<Weights>();
     slot->w.resize(std::size_t(s.in) * s.out);
     slot->b.resize(s.out);
-    for (auto& v : slot->w) v = std::int8_t(rng.uniform(-128, 127));
+    workloads::fill_net_like_weights(rng, slot->w.data(), slot->w.size());
     for (auto& v : slot->b) v = std::int32_t(rng.uniform(-(1 << 16), 1 << 16));
     const int blocks = s.out / 16;
     if (block_sparse && blocks > 4) {

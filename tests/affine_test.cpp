@@ -58,6 +58,10 @@ struct Weights {
 // 4-byte input chunk feeds at most 4 blocks of 16 outputs.
 bool needs_block_sparse(const affine::Variant& v) { return v.info.technique.starts_with("sparse_bso"); }
 
+// Two-chunk (x2) variants pair chunks in int16 where the weights allow it (affine.h); they
+// get weights where both happen too: net-like ones (a few heavy chunks among many light).
+bool pairs_chunks(const affine::Variant& v) { return v.info.technique.ends_with("_x2"); }
+
 // For every input chunk, the 16-output blocks its weights may use: 0 to 4 random blocks
 // (every chunk when not block-sparse). keep(o, i) says whether W[o][i] may be non-zero.
 struct BlockMask {
@@ -141,14 +145,18 @@ TEST_P(Affine, MatchesReferenceOnRandomInputs) {
   long compared = 0;
   // Enough calls that every test compares >= kMinOutputsPerTest outputs.
   const int calls = std::max<int>(2, int(kMinOutputsPerTest / (long(shape.out) * kDensities.size() * 2)) + 1);
-  // (seeds 1 and 2 alone reach kMinOutputsPerTest; seed 3 adds block-sparse weights)
-  for (std::uint64_t seed : {1u, 2u, 3u}) {
+  // (seeds 1 and 2 alone reach kMinOutputsPerTest; seed 3 adds block-sparse weights,
+  // seed 4 net-like ones for the two-chunk variants: uniform int8 weights leave them
+  // almost nothing they may pair)
+  for (std::uint64_t seed : {1u, 2u, 3u, 4u}) {
     // Seed 3 draws block-sparse weights (when the shape has 16-output blocks): what the
     // block-sparse-output variants need, and one more weight pattern for the others.
     const bool block_sparse = needs_block_sparse(*v) || (seed == 3 && shape.out % 16 == 0);
     if (seed == 3 && !block_sparse) continue;
+    if (seed == 4 && !pairs_chunks(*v)) continue;
     Rng wrng(seed * 7919 + shape.in * 31 + shape.out);
-    const Weights w = random_weights(shape, wrng, block_sparse);
+    Weights w = random_weights(shape, wrng, block_sparse);
+    if (seed == 4) workloads::fill_net_like_weights(wrng, w.w.data(), w.w.size());
     AffineChecker checker(*v, w);
     for (const Density& d : kDensities) {
       Rng rng(seed * 1000003 + shape.in);
@@ -179,6 +187,13 @@ TEST_P(Affine, MatchesReferenceOnBoundaryInputs) {
       [](int o, int i) { return std::int8_t((o + i) % 2 ? 127 : -128); },
       [&](int, int) { return std::int8_t(rng.uniform(-128, 127)); },
   };
+  if (pairs_chunks(*v)) {
+    // At the two-chunk bound (pair sums 129 = 127 + 2 and -129 = -128 - 1: two chunks at
+    // all-127 inputs give +-32766, the int16 edge; every chunk light) and one past it (130:
+    // every chunk but one heavy), by output.
+    weight_patterns.push_back([](int o, int i) { return std::int8_t(o % 2 ? (i % 2 ? 2 : 127) : (i % 2 ? -1 : -128)); });
+    weight_patterns.push_back([](int o, int i) { return std::int8_t(o % 2 ? (i % 2 ? 3 : 127) : (i % 2 ? -2 : -128)); });
+  }
   Rng mrng(7);
   const BlockMask mask = block_mask(shape, needs_block_sparse(*v), mrng);  // keeps all for the others
   for (std::size_t pi = 0; pi < weight_patterns.size(); ++pi) {
@@ -381,6 +396,60 @@ TEST(AffineDomain, MaddubsSaturatesAbove128AndByteNnzSkipsNegativeBytes) {
       EXPECT_EQ(got[0], 16 * (32767 + 127)) << v.info.name << ": the saturated sum";
     }
   }
+  EXPECT_GE(checked, 3);
+}
+
+}  // namespace
+}  // namespace nnuelab::test
+
+namespace nnuelab::test {
+namespace {
+
+// The two-chunk (x2) variants: prepare marks exactly the chunks that cannot be paired, and
+// that marking is what keeps them exact (planted: with the marks erased the paired int16
+// sum wraps, at the first weight past the bound); outside the input domain (128) even
+// light chunks wrap, where the one-chunk maddubs dot is still exact.
+TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
+  int checked = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
+    if (!pairs_chunks(v) || !affine::why_unsupported(v, s).empty()) continue;
+    ++checked;
+    // Every chunk at the bound: odd outputs (127, 2) -> P = 129, even ones (-128, -1) ->
+    // N = -129, in both halves (opposite halves would cancel each other's int16 wrap in
+    // the madd, hiding it).
+    Weights w{s, std::vector<std::int8_t>(std::size_t(s.in) * s.out), std::vector<std::int32_t>(s.out, 0)};
+    for (int o = 0; o < s.out; ++o)
+      for (int i = 0; i < s.in; ++i)
+        w.w[std::size_t(o) * s.in + i] = std::int8_t(o % 2 ? (i % 2 ? 2 : 127) : (i % 2 ? -1 : -128));
+    workloads::Buffer<std::uint8_t> x(s.in);
+    std::vector<std::int32_t> got(s.out), want(s.out);
+    auto run = [&](const affine::Packed& p, std::uint8_t value) {
+      std::fill_n(x.data(), s.in, value);
+      ref::affine(w.w.data(), w.b.data(), s.in, s.out, x.data(), want.data());
+      affine::run(v, p, x.data(), got.data());
+      return !first_mismatch(got.data(), want.data(), s.out);
+    };
+    {
+      const affine::Packed p = affine::prepare(v, w.canonical());
+      EXPECT_EQ(p.blocks.meta[0], 0) << v.info.name << ": weights at the bound need no heavy chunk";
+      EXPECT_TRUE(run(p, 127)) << v.info.name << " at the bound, all-127 inputs";
+      // Input 128 is outside the domain: 2 * 128 * 129 = 33024 wraps in the paired sum
+      // (a one-chunk maddubs pair, 128 * 129 = 16512, would not).
+      EXPECT_FALSE(run(p, 128)) << v.info.name << " must wrap at input 128 with paired chunks";
+    }
+    // One weight past the bound in chunk 5 of output 7 (P = 130): exactly chunk 5 is heavy.
+    w.w[std::size_t(7) * s.in + 4 * 5 + 1] = 3;
+    affine::Packed p = affine::prepare(v, w.canonical());
+    EXPECT_EQ(p.blocks.meta[0], 1) << v.info.name;
+    EXPECT_EQ(static_cast<const std::uint64_t*>(p.blocks.slot[2].data)[0], std::uint64_t(1) << 5) << v.info.name;
+    EXPECT_TRUE(run(p, 127)) << v.info.name << " one past the bound, all-127 inputs";
+    // Planted: erase the mark and chunk 5 is paired; 127 * (130 + 129) = 32893 wraps.
+    static_cast<std::uint64_t*>(p.blocks.slot[2].data)[0] = 0;
+    p.blocks.meta[0] = 0;
+    EXPECT_FALSE(run(p, 127)) << v.info.name << " with the heavy chunk paired must go wrong";
+  }
+  if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
   EXPECT_GE(checked, 3);
 }
 

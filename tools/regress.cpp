@@ -138,7 +138,9 @@ void add_affine(Cases& out) {
         Rng rng(seed_of("affine/" + shape));
         weights->resize(std::size_t(s.in) * s.out);
         bias->resize(s.out);
-        for (auto& w : *weights) w = std::int8_t(rng.uniform(-128, 127));
+        // Net-like weights: the two-chunk (x2) kernels pair chunks where a real net lets
+        // them (no other kernel's instruction count depends on weight values).
+        workloads::fill_net_like_weights(rng, weights->data(), weights->size());
         for (auto& b : *bias) b = std::int32_t(rng.uniform(-(1 << 16), 1 << 16));
         *pool = workloads::make_input_pool(s.in, as.density, kInputs, seed_of("affine/" + shape + "/" + density));
       }

@@ -72,6 +72,18 @@ Density parse_density(const std::string& text) {
   return d;
 }
 
+void fill_net_like_weights(Rng& rng, std::int8_t* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (rng.uniform(0, 127) == 0) {
+      out[i] = std::int8_t(rng.uniform(-128, 127));
+      continue;
+    }
+    std::int64_t v = 0;
+    for (int k = 0; k < 4; ++k) v += rng.uniform(-9, 9);  // variance 4 * 30 = 120
+    out[i] = std::int8_t(v);
+  }
+}
+
 void fill_activations(Rng& rng, std::uint8_t* out, int n, const Density& d, int max_value) {
   if (max_value < 1 || max_value > 255) throw std::invalid_argument("fill_activations: max_value must be 1..255");
   const double p = d.percent / 100.0;

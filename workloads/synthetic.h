@@ -46,6 +46,13 @@ Density parse_density(const std::string& text);
 // Fills n bytes with values in 0..max_value following the density.
 void fill_activations(Rng& rng, std::uint8_t* out, int n, const Density& d, int max_value = 127);
 
+// Fills n int8 weights shaped like a trained NNUE hidden layer: most small (a sum of four
+// uniforms, rms about 10), one in 128 an outlier anywhere in -128..127. The Stockfish nets
+// of ../shared/data have an fc_0 rms of 7-15 and a few weights at +-127; like them, these
+// weights leave a few chunks the two-chunk affine techniques cannot pair (affine.h), where
+// uniform int8 weights leave almost none they can.
+void fill_net_like_weights(Rng& rng, std::int8_t* out, std::size_t n);
+
 struct Measured {
   int nnz_bytes = 0;
   int nnz_chunks = 0;

@@ -39,6 +39,18 @@ void unpack_row_major(const Packed& packed, std::int8_t* weights, std::int32_t* 
 // slot 1 the bias. Needs in % 4 == 0.
 void pack_tiles4(const Canonical& canonical, Packed& packed);
 void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
+// The two-chunk (x2) techniques add two chunks' maddubs pair sums in int16 before the
+// widening madd: half the madds of the plain dot. For inputs in 0..127 that int16 sum is
+// exact for output o and half h (bytes 2h, 2h+1 of a chunk) when the two chunks' positive
+// weight pair sums P = max(w, 0) + max(w', 0) add up to <= 258 (127 * 258 = 32766 <=
+// 32767) and their negative ones N to >= -258 (-32766 >= -32768). Chunks that cannot be
+// paired are "heavy": per lane, the chunks with the largest P (most negative N) while the
+// two largest left exceed the bound; any two chunks left unmarked are then safe in every
+// lane, and heavy chunks get the plain one-chunk dot. The Stockfish nets of ../shared/data
+// mark 0 to 5 of 32-768 chunks per layer stack; uniform random int8 weights mark nearly all.
+// pack_tiles4_x2: pack_tiles4 plus slot 2, the heavy chunks as a bitset (bit c of word
+// c / 64, ceil(in / 4 / 64) + 1 words), and meta[0] = how many there are.
+void pack_tiles4_x2(const Canonical& canonical, Packed& packed);
 // Thrown (std::invalid_argument) by block-sparse-output variants when an input chunk
 // feeds more than 4 blocks of 16 outputs.
 [[noreturn]] void throw_too_many_blocks(int chunk);

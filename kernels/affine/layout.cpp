@@ -1,7 +1,9 @@
 // Weight layouts shared by several affine variants. Compiled without ISA flags.
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/affine/affine.h"
 
@@ -33,6 +35,39 @@ void unpack_tiles4(const Packed& p, std::int8_t* weights, std::int32_t* bias) {
   for (int o = 0; o < out; ++o)
     for (int i = 0; i < in; ++i) weights[std::size_t(o) * in + i] = tiles[(std::size_t(i / 4) * out + o) * 4 + i % 4];
   std::memcpy(bias, p.blocks.slot[1].data, std::size_t(out) * 4);
+}
+
+void pack_tiles4_x2(const Canonical& c, Packed& p) {
+  pack_tiles4(c, p);
+  const int in = c.shape.in, out = c.shape.out, chunks = in / 4;
+  auto* heavy = static_cast<std::uint64_t*>(packed_alloc(p.blocks, 2, (std::size_t(chunks) / 64 + 2) * 8));
+  constexpr int kBound = 258;  // 127 * 258 = 32766: two chunks' pair sums still fit int16
+  std::vector<std::pair<int, int>> big;  // (|pair sum|, chunk) above kBound / 2, per lane
+  for (int o = 0; o < out; ++o)
+    for (int h = 0; h < 2; ++h)
+      for (int sign : {1, -1}) {
+        // Only a chunk above kBound / 2 can be one of two that exceed kBound together;
+        // `rest` is the largest of the others (its partner in the worst pair).
+        big.clear();
+        int rest = 0;
+        for (int ch = 0; ch < chunks; ++ch) {
+          const std::int8_t* w = c.weights + std::size_t(o) * in + 4 * ch + 2 * h;
+          const int v = sign > 0 ? std::max<int>(w[0], 0) + std::max<int>(w[1], 0)
+                                 : -(std::min<int>(w[0], 0) + std::min<int>(w[1], 0));
+          if (v > kBound / 2) big.push_back({v, ch});
+          else rest = std::max(rest, v);
+        }
+        std::sort(big.begin(), big.end(), std::greater<>());
+        // Mark the largest while it and the next largest exceed the bound.
+        for (std::size_t k = 0; k < big.size(); ++k) {
+          const int next = k + 1 < big.size() ? big[k + 1].first : rest;
+          if (big[k].first + next <= kBound) break;
+          heavy[big[k].second / 64] |= std::uint64_t(1) << (big[k].second % 64);
+        }
+      }
+  std::int64_t n = 0;
+  for (int w = 0; w <= chunks / 64; ++w) n += __builtin_popcountll(heavy[w]);
+  p.blocks.meta[0] = n;
 }
 
 void throw_too_many_blocks(int chunk) {

@@ -124,6 +124,39 @@ inline void blocked_slab(const std::int8_t* tiles, int out, int first, const std
   }
 }
 
+// Calls f.template operator()<R>(first) for slabs of R registers (8, 4, 2 or 1, at most
+// kMax) that cover all `out` outputs from the left.
+template <class V, int kMax, class F>
+inline void for_each_slab(int out, F&& f) {
+  constexpr int L = V::kBytes / 4;
+  int first = 0;
+  while (first < out) {
+    const int regs = (out - first) / L;
+    if (kMax >= 8 && regs >= 8) {
+      f.template operator()<(kMax >= 8 ? 8 : 1)>(first);
+      first += 8 * L;
+    } else if (kMax >= 4 && regs >= 4) {
+      f.template operator()<(kMax >= 4 ? 4 : 1)>(first);
+      first += 4 * L;
+    } else if (kMax >= 2 && regs >= 2) {
+      f.template operator()<(kMax >= 2 ? 2 : 1)>(first);
+      first += 2 * L;
+    } else {
+      f.template operator()<1>(first);
+      first += L;
+    }
+  }
+}
+
+// Calls f.template operator()<R>() with R == regs (1 <= regs <= kMax): the register count
+// as a compile-time constant, when one slab covers every output.
+template <int kMax, class F>
+inline void with_regs(int regs, F&& f) {
+  if constexpr (kMax > 1)
+    if (regs != kMax) return with_regs<kMax - 1>(regs, f);
+  f.template operator()<kMax>();
+}
+
 // Covers all outputs with slabs of as many registers as the accumulator budget allows
 // (R * K <= half the register file), re-reading the chunk list once per slab.
 template <class V, int K, bool kDense>
@@ -201,9 +234,10 @@ struct SparseBlocked4 : BlockedBase<V> {
 // queued multiplies drain, so most of its penalty is hidden). When one slab of R
 // registers covers every output the tile stride is the compile-time R * kBytes (no imul
 // per chunk). K accumulator sets take K bits per round while K remain.
+// words: the producer's bitset, or nullptr to build each word from the input. Always
+// inlined, as SparseBitset::one_slab is (see there).
 template <class V, int R, int K, bool kOneSlab>
-// words: the producer's bitset, or nullptr to build each word from the input.
-inline void bitset_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
+[[gnu::always_inline]] inline void bitset_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
                         const std::uint8_t* input, const std::uint64_t* words, int chunks, std::int32_t* output) {
   constexpr int L = V::kBytes / 4;
   typename V::reg acc[K][R];
@@ -240,8 +274,12 @@ template <class V, int K>
 struct SparseBitset : BlockedBase<V> {
   static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2 / K;  // accumulators <= half the file
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, K>::supports(s); }
+  // Always inlined: the chain one_slab<kMaxRegs> -> ... -> one_slab<R> is a compare per
+  // step when inlined; GCC 12 otherwise decides by the size of the whole ISA file, and in
+  // a file grown by other techniques left steps out of line (+3-11% instructions per call).
   template <int R>
-  static void one_slab(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
+  [[gnu::always_inline]] static void one_slab(const Packed& p, const std::uint8_t* input, const std::uint64_t* words,
+                                              std::int32_t* output) {
     if constexpr (R > 1)
       if (p.shape.out / (V::kBytes / 4) != R) return one_slab<R - 1>(p, input, words, output);
     bitset_slab<V, R, K, true>(static_cast<const std::int8_t*>(p.blocks.slot[0].data), p.shape.out, 0,
@@ -266,6 +304,140 @@ struct SparseBitset : BlockedBase<V> {
       bitset_slab<V, kMaxRegs, K, false>(tiles, p.shape.out, first, bias, input, words, p.shape.in / 4, output);
     for (; first < p.shape.out; first += L)
       bitset_slab<V, 1, K, false>(tiles, p.shape.out, first, bias, input, words, p.shape.in / 4, output);
+  }
+};
+
+// ---- the two-chunk (x2) techniques ----------------------------------------------------
+// Two chunks per widening step: each chunk's broadcast meets its tiles in one maddubs,
+// the two int16 pair-sum registers are added (paddw), and one madd with ones plus one
+// add widen them: 3 multiplies per register and 2 chunks instead of 4, so these variants
+// can pass the maddubs+madd `peak` they are measured against (up to 4/3 of it). The int16
+// sum is exact only for chunks pack_tiles4_x2 did not mark heavy (affine.h): heavy chunks
+// get the one-chunk dot, so every variant here is exact for any int8 weights on 0..127.
+template <class V, int R>
+inline void x2_pair(typename V::reg* acc, const std::uint8_t* input, const std::int8_t* base, std::size_t stride,
+                    int c0, int c1) {
+  const typename V::reg x0 = V::bcast32(load_chunk(input + 4 * c0));
+  const typename V::reg x1 = V::bcast32(load_chunk(input + 4 * c1));
+  const std::int8_t* t0 = base + std::size_t(c0) * stride;
+  const std::int8_t* t1 = base + std::size_t(c1) * stride;
+  for (int r = 0; r < R; ++r)
+    acc[r] = V::widen_add(acc[r], V::add16(V::pairs16(x0, V::load(t0 + r * V::kBytes)),
+                                           V::pairs16(x1, V::load(t1 + r * V::kBytes))));
+}
+template <class V, int R>
+inline void x2_single(typename V::reg* acc, const std::uint8_t* input, const std::int8_t* base, std::size_t stride,
+                      int c) {
+  const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
+  const std::int8_t* t = base + std::size_t(c) * stride;
+  for (int r = 0; r < R; ++r) acc[r] = V::dot(acc[r], x, V::load(t + r * V::kBytes));
+}
+
+// Shared by the x2 techniques: layout, the heavy-chunk bitset, and the slabs: each slab's
+// accumulators start from the bias and are stored after `body` ran; the tile stride is
+// the compile-time R * kBytes when one slab of R registers holds every output.
+template <class V>
+struct X2Base : BlockedBase<V> {
+  static constexpr int L = V::kBytes / 4;
+  static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2;  // accumulators <= half the file
+  static void prepare(const Canonical& c, Packed& p) { pack_tiles4_x2(c, p); }
+  // The heavy-chunk bitset, or nullptr when the weights have none (no split needed).
+  static const std::uint64_t* heavy(const Packed& p) {
+    return p.blocks.meta[0] ? static_cast<const std::uint64_t*>(p.blocks.slot[2].data) : nullptr;
+  }
+  // body.template operator()<R>(acc, tiles of the slab's first output, stride) per slab.
+  template <class Body>
+  static void slabs(const Packed& p, std::int32_t* output, Body&& body) {
+    const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
+    const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
+    const int out = p.shape.out;
+    auto slab = [&]<int R, bool kOneSlab>(int first) {
+      typename V::reg acc[R];
+      for (int r = 0; r < R; ++r) acc[r] = V::load(bias + first + r * L);
+      const std::size_t stride = kOneSlab ? std::size_t(R) * V::kBytes : std::size_t(out) * 4;
+      body.template operator()<R>(acc, tiles + std::size_t(first) * 4, stride);
+      for (int r = 0; r < R; ++r) V::store(output + first + r * L, acc[r]);
+    };
+    if (out / L <= kMaxRegs)
+      with_regs<kMaxRegs>(out / L, [&]<int R>() { slab.template operator()<R, true>(0); });
+    else
+      for_each_slab<V, kMaxRegs>(out, [&]<int R>(int first) { slab.template operator()<R, false>(first); });
+  }
+};
+
+// dense_blocked4_x2: chunks (2k, 2k+1) paired in order; with no heavy chunk (the usual
+// case) a loop with no test at all, else a pair is split when either chunk is heavy.
+template <class V>
+struct DenseBlocked4X2 : X2Base<V> {
+  static const char* supports(const Shape& s) { return BlockedBase<V>::supports_common(s); }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    const std::uint64_t* heavy = X2Base<V>::heavy(p);
+    const int chunks = p.shape.in / 4;
+    X2Base<V>::slabs(p, output, [&]<int R>(typename V::reg* acc, const std::int8_t* base, std::size_t stride) {
+      int c = 0;
+      if (!heavy) {
+        for (; c + 2 <= chunks; c += 2) x2_pair<V, R>(acc, input, base, stride, c, c + 1);
+      } else {
+        for (; c + 2 <= chunks; c += 2) {
+          if ((heavy[c / 64] >> (c % 64)) & 3) {  // c is even: both bits lie in one word
+            x2_single<V, R>(acc, input, base, stride, c);
+            x2_single<V, R>(acc, input, base, stride, c + 1);
+          } else {
+            x2_pair<V, R>(acc, input, base, stride, c, c + 1);
+          }
+        }
+      }
+      if (c < chunks) x2_single<V, R>(acc, input, base, stride, c);
+    });
+  }
+};
+
+// sparse_blocked4_lut_x2: the table list of non-zero chunks (heavy ones split off into a
+// second, short list by tzcnt + blsr), then consecutive list entries paired.
+template <class V>
+struct SparseBlocked4X2Lut : X2Base<V> {
+  static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lut, 1>::supports(s); }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    alignas(64) std::uint16_t solo[65536 / 4 + 64];
+    int solo_count = 0;
+    const int count = nnz::Lut::chunks_split<V>(input, p.shape.in, X2Base<V>::heavy(p), idx, solo, &solo_count);
+    X2Base<V>::slabs(p, output, [&]<int R>(typename V::reg* acc, const std::int8_t* base, std::size_t stride) {
+      int j = 0;
+      for (; j + 2 <= count; j += 2) x2_pair<V, R>(acc, input, base, stride, idx[j], idx[j + 1]);
+      if (j < count) x2_single<V, R>(acc, input, base, stride, idx[j]);
+      for (int k = 0; k < solo_count; ++k) x2_single<V, R>(acc, input, base, stride, solo[k]);
+    });
+  }
+};
+
+// sparse_blocked4_bitset_x2: no list; each 64-chunk mask word (scanned, or the producer's
+// bitset) walked two set bits at a time, its heavy bits (mask & heavy) one at a time.
+template <class V>
+struct SparseBitsetX2 : X2Base<V> {
+  static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, 1>::supports(s); }
+  static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) { run_bits(p, input, nullptr, output); }
+  static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
+    const std::uint64_t* heavy = X2Base<V>::heavy(p);
+    const int chunks = p.shape.in / 4;
+    X2Base<V>::slabs(p, output, [&]<int R>(typename V::reg* acc, const std::int8_t* base, std::size_t stride) {
+      for (int b = 0; b < chunks; b += 64) {
+        std::uint64_t m = words ? words[b / 64] : nnz::chunk_mask64<V>(input, b, chunks);
+        std::uint64_t alone = heavy ? m & heavy[b / 64] : 0;
+        m ^= alone;
+        const std::uint8_t* ib = input + 4 * b;
+        const std::int8_t* tb = base + std::size_t(b) * stride;
+        while (m & (m - 1)) {  // two or more bits left
+          const int c0 = __builtin_ctzll(m);
+          m &= m - 1;
+          const int c1 = __builtin_ctzll(m);
+          m &= m - 1;
+          x2_pair<V, R>(acc, ib, tb, stride, c0, c1);
+        }
+        if (m) x2_single<V, R>(acc, ib, tb, stride, __builtin_ctzll(m));
+        for (; alone; alone &= alone - 1) x2_single<V, R>(acc, ib, tb, stride, __builtin_ctzll(alone));
+      }
+    });
   }
 };
 
@@ -615,3 +787,10 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
   NNUELAB_AFFINE_DEFINE(sparse_lut_i8_tile64, SparseLutI8Tile64<V>)                    \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_pipe2, SparseBlocked4Pipe<V, nnz::Lut, 2>)  \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_pipe2, SparseBlocked4Pipe<V, nnz::Lsb, 2>)
+
+// The two-chunk (x2) techniques: only the maddubs+madd ISAs (ssse3, avx2, avx512bw)
+// instantiate them; a vpdpbusd dot has no madd to save.
+#define NNUELAB_AFFINE_X2_TECHNIQUES                                          \
+  NNUELAB_AFFINE_DEFINE(dense_blocked4_x2, DenseBlocked4X2<V>)                \
+  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_x2, SparseBlocked4X2Lut<V>)        \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_x2, SparseBitsetX2<V>)

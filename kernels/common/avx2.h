@@ -49,6 +49,12 @@ struct Maddubs {
   static reg add(reg a, reg b) { return _mm256_add_epi32(a, b); }
   static reg bcast32(std::int32_t x) { return _mm256_set1_epi32(x); }
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
+  // The dot's two halves, for the two-chunk (x2) techniques: maddubs's int16 pair sums,
+  // an int16 add of two of them (paddw, not paddsw: callers prove the sum fits, and on
+  // Intel paddw also issues on port 5, which does no multiplies), and the widening madd.
+  static reg pairs16(reg u, reg w) { return _mm256_maddubs_epi16(u, w); }
+  static reg add16(reg a, reg b) { return _mm256_add_epi16(a, b); }
+  static reg widen_add(reg acc, reg p) { return _mm256_add_epi32(acc, _mm256_madd_epi16(p, _mm256_set1_epi16(1))); }
   static std::int32_t hsum(reg a) { return x256::hsum(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x256::haddx4(a0, a1, a2, a3); }
   // Bit i set when 4-byte chunk i of p[0 .. kBytes) is non-zero.

@@ -25,6 +25,10 @@ struct Maddubs {
   static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
   static reg bcast32(std::int32_t x) { return _mm512_set1_epi32(x); }
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
+  // The dot's halves for the x2 techniques (see x256::Maddubs).
+  static reg pairs16(reg u, reg w) { return _mm512_maddubs_epi16(u, w); }
+  static reg add16(reg a, reg b) { return _mm512_add_epi16(a, b); }
+  static reg widen_add(reg acc, reg p) { return _mm512_add_epi32(acc, _mm512_madd_epi16(p, _mm512_set1_epi16(1))); }
   static std::int32_t hsum(reg a) { return _mm512_reduce_add_epi32(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x512::haddx4(a0, a1, a2, a3); }
   // Signed compare, like the narrower forms: 16 bits for 64 bytes.
