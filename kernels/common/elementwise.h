@@ -4,8 +4,10 @@
 // Scalar-side header.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "kernels/common/variant.h"
 
@@ -58,6 +60,19 @@ void run_checked(const V& v, const typename V::Shape& s, const typename V::Input
   if (!v.writes_bits && bits)
     throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
   v.run(s, input, output, bits);
+}
+
+// run_active of an elementwise op: the variant active_variant picks for this shape (the
+// forced one, or the last available that accepts it), run through the op's checked `run`
+// on one input; a forced *_bits variant gets a scratch bitset for its `out_bytes` output
+// bytes. `why(v, s)` and `run(v, s, in, out, bits)` are the op's own entry points.
+template <class V, class Why, class Run>
+const V& run_active_elementwise(std::span<const V> all, const typename V::Shape& s, int out_bytes,
+                                const typename V::Input* input, typename V::Output* output, Why why, Run run) {
+  const V& v = active_variant(all, [&](const V& c) { return why(c, s).empty(); });
+  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(out_bytes) : 0);
+  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
+  return v;
 }
 
 }  // namespace nnuelab

@@ -2,31 +2,12 @@
 
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
-
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::crelu16 {  \
-  NNUELAB_CRELU16_KERNEL(tech)      \
-  }
-#define NNUELAB_ROW_BITS NNUELAB_ROW
-#include "kernels/crelu16/crelu16.inc"
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
+#define NNUELAB_REGISTRY_OP crelu16
+#define NNUELAB_REGISTRY_LIST "kernels/crelu16/crelu16.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU16_KERNEL
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu16 {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("crelu16", #ns, #tech, note), &ns::crelu16::tech##_supports, &ns::crelu16::tech##_run, false},
-#define NNUELAB_ROW_BITS(ns, tech, note) \
-  Variant{make_variant_info("crelu16", #ns, #tech, note), &ns::crelu16::tech##_supports, &ns::crelu16::tech##_run, true},
-  static const std::vector<Variant> table = {
-#include "kernels/crelu16/crelu16.inc"
-  };
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
-  return table;
-}
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
@@ -40,10 +21,7 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
 }
 
 const Variant& run_active(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
-  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
-  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(s.n) : 0);  // a forced *_bits variant
-  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
-  return v;
+  return run_active_elementwise(variants(), s, s.n, input, output, why_unsupported, run);  // n output bytes
 }
 
 }  // namespace nnuelab::crelu16

@@ -2,31 +2,12 @@
 
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
-
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::crelu32 {  \
-  NNUELAB_CRELU32_KERNEL(tech)      \
-  }
-#define NNUELAB_ROW_BITS NNUELAB_ROW
-#include "kernels/crelu32/crelu32.inc"
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
+#define NNUELAB_REGISTRY_OP crelu32
+#define NNUELAB_REGISTRY_LIST "kernels/crelu32/crelu32.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU32_KERNEL
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu32 {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("crelu32", #ns, #tech, note), &ns::crelu32::tech##_supports, &ns::crelu32::tech##_run, false},
-#define NNUELAB_ROW_BITS(ns, tech, note) \
-  Variant{make_variant_info("crelu32", #ns, #tech, note), &ns::crelu32::tech##_supports, &ns::crelu32::tech##_run, true},
-  static const std::vector<Variant> table = {
-#include "kernels/crelu32/crelu32.inc"
-  };
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
-  return table;
-}
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n) + ">>" + std::to_string(s.shift); }
 
@@ -43,10 +24,7 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
 }
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
-  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
-  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(s.n) : 0);  // a forced *_bits variant
-  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
-  return v;
+  return run_active_elementwise(variants(), s, s.n, input, output, why_unsupported, run);  // n output bytes
 }
 
 }  // namespace nnuelab::crelu32

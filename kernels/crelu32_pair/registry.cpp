@@ -2,31 +2,12 @@
 
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
-
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::crelu32_pair {  \
-  NNUELAB_CRELU32_PAIR_KERNEL(tech)      \
-  }
-#define NNUELAB_ROW_BITS NNUELAB_ROW
-#include "kernels/crelu32_pair/crelu32_pair.inc"
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
+#define NNUELAB_REGISTRY_OP crelu32_pair
+#define NNUELAB_REGISTRY_LIST "kernels/crelu32_pair/crelu32_pair.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU32_PAIR_KERNEL
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu32_pair {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("crelu32_pair", #ns, #tech, note), &ns::crelu32_pair::tech##_supports, &ns::crelu32_pair::tech##_run, false},
-#define NNUELAB_ROW_BITS(ns, tech, note) \
-  Variant{make_variant_info("crelu32_pair", #ns, #tech, note), &ns::crelu32_pair::tech##_supports, &ns::crelu32_pair::tech##_run, true},
-  static const std::vector<Variant> table = {
-#include "kernels/crelu32_pair/crelu32_pair.inc"
-  };
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
-  return table;
-}
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n) + ">>" + std::to_string(s.shift); }
 
@@ -43,10 +24,7 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
 }
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
-  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
-  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(2 * s.n) : 0);  // 2n output bytes; a forced *_bits variant
-  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
-  return v;
+  return run_active_elementwise(variants(), s, 2 * s.n, input, output, why_unsupported, run);  // 2n output bytes
 }
 
 }  // namespace nnuelab::crelu32_pair

@@ -3,27 +3,15 @@
 #include <stdexcept>
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
 #include "kernels/ft_refresh/checks.h"
 
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::ft_refresh { \
-  NNUELAB_FT_REFRESH_KERNEL(tech)     \
-  }
-#include "kernels/ft_refresh/ft_refresh.inc"
-#undef NNUELAB_ROW
+#define NNUELAB_REGISTRY_OP ft_refresh
+#define NNUELAB_REGISTRY_LIST "kernels/ft_refresh/ft_refresh.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_FT_REFRESH_KERNEL
+#define NNUELAB_REGISTRY_NO_BITS
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::ft_refresh {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("ft_refresh", #ns, #tech, note), &ns::ft_refresh::tech##_supports, &ns::ft_refresh::tech##_run},
-  static const std::vector<Variant> table = {
-#include "kernels/ft_refresh/ft_refresh.inc"
-  };
-#undef NNUELAB_ROW
-  return table;
-}
 
 std::string shape_name(const Shape& s) {
   return std::to_string(s.l1) + "x" + std::to_string(s.active) + (s.perspectives == 2 ? "x2p" : "");

@@ -3,27 +3,15 @@
 #include <stdexcept>
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
 #include "kernels/ft_refresh/checks.h"
 
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::ft_update { \
-  NNUELAB_FT_UPDATE_KERNEL(tech)     \
-  }
-#include "kernels/ft_update/ft_update.inc"
-#undef NNUELAB_ROW
+#define NNUELAB_REGISTRY_OP ft_update
+#define NNUELAB_REGISTRY_LIST "kernels/ft_update/ft_update.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_FT_UPDATE_KERNEL
+#define NNUELAB_REGISTRY_NO_BITS
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::ft_update {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("ft_update", #ns, #tech, note), &ns::ft_update::tech##_supports, &ns::ft_update::tech##_run},
-  static const std::vector<Variant> table = {
-#include "kernels/ft_update/ft_update.inc"
-  };
-#undef NNUELAB_ROW
-  return table;
-}
 
 std::string shape_name(const Shape& s) {
   return std::to_string(s.l1) + "+" + std::to_string(s.n_added) + "-" + std::to_string(s.n_removed) +

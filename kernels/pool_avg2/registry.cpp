@@ -2,26 +2,12 @@
 
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
-
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::pool_avg2 { \
-  NNUELAB_POOL_AVG2_KERNEL(tech)     \
-  }
-#include "kernels/pool_avg2/pool_avg2.inc"
-#undef NNUELAB_ROW
+#define NNUELAB_REGISTRY_OP pool_avg2
+#define NNUELAB_REGISTRY_LIST "kernels/pool_avg2/pool_avg2.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_POOL_AVG2_KERNEL
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::pool_avg2 {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("pool_avg2", #ns, #tech, note), &ns::pool_avg2::tech##_supports, &ns::pool_avg2::tech##_run, false},
-  static const std::vector<Variant> table = {
-#include "kernels/pool_avg2/pool_avg2.inc"
-  };
-#undef NNUELAB_ROW
-  return table;
-}
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 

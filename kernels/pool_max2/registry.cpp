@@ -2,26 +2,12 @@
 
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
-
-#define NNUELAB_ROW(ns, tech, note) \
-  namespace nnuelab::ns::pool_max2 { \
-  NNUELAB_POOL_MAX2_KERNEL(tech)     \
-  }
-#include "kernels/pool_max2/pool_max2.inc"
-#undef NNUELAB_ROW
+#define NNUELAB_REGISTRY_OP pool_max2
+#define NNUELAB_REGISTRY_LIST "kernels/pool_max2/pool_max2.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_POOL_MAX2_KERNEL
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::pool_max2 {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("pool_max2", #ns, #tech, note), &ns::pool_max2::tech##_supports, &ns::pool_max2::tech##_run, false},
-  static const std::vector<Variant> table = {
-#include "kernels/pool_max2/pool_max2.inc"
-  };
-#undef NNUELAB_ROW
-  return table;
-}
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 

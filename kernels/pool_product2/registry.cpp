@@ -2,31 +2,12 @@
 
 #include <vector>
 
-#include "kernels/common/registry_macros.h"
-
-#define NNUELAB_ROW(ns, tech, note)    \
-  namespace nnuelab::ns::pool_product2 { \
-  NNUELAB_POOL_PRODUCT2_KERNEL(tech)     \
-  }
-#define NNUELAB_ROW_BITS NNUELAB_ROW
-#include "kernels/pool_product2/pool_product2.inc"
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
+#define NNUELAB_REGISTRY_OP pool_product2
+#define NNUELAB_REGISTRY_LIST "kernels/pool_product2/pool_product2.inc"
+#define NNUELAB_REGISTRY_KERNEL NNUELAB_POOL_PRODUCT2_KERNEL
+#include "kernels/common/registry_table.inc"
 
 namespace nnuelab::pool_product2 {
-
-std::span<const Variant> variants() {
-#define NNUELAB_ROW(ns, tech, note) \
-  Variant{make_variant_info("pool_product2", #ns, #tech, note), &ns::pool_product2::tech##_supports, &ns::pool_product2::tech##_run, false},
-#define NNUELAB_ROW_BITS(ns, tech, note) \
-  Variant{make_variant_info("pool_product2", #ns, #tech, note), &ns::pool_product2::tech##_supports, &ns::pool_product2::tech##_run, true},
-  static const std::vector<Variant> table = {
-#include "kernels/pool_product2/pool_product2.inc"
-  };
-#undef NNUELAB_ROW
-#undef NNUELAB_ROW_BITS
-  return table;
-}
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
