@@ -46,7 +46,7 @@ constexpr Reference kReferences[] = {
 // w2 are fixed, as a layer's are. Calls write their own accumulator rows while those fit in
 // 8 KiB, so consecutive short calls do not queue behind each other's stores (throughput,
 // not a store-forwarding chain); long calls share a few rows, where that cannot happen.
-void time_dot(benchmark::State& state, int groups, RunFn run) {
+void time_dot(benchmark::State& state, int groups, RunFn run, const std::string& isa) {
   const Shape s{groups};
   const int bytes = 4 * groups;
   const workloads::InputPool& pool = activation_pool(bytes, workloads::Density{});
@@ -74,6 +74,11 @@ void time_dot(benchmark::State& state, int groups, RunFn run) {
       });
   // Two inputs of 4 bytes per group: 8 MACs per group per call.
   state.counters["macs"] = benchmark::Counter(8.0 * groups, benchmark::Counter::kIsIterationInvariantRate);
+  // As for affine: the MAC rate as % of the peak of the variant's ISA in this process
+  // (none for the scalar references and emulated builds, whose ISA has no peak here).
+  if (const double peak = peak_macs_per_ns(isa); peak > 0)
+    state.counters["pct_peak"] =
+        benchmark::Counter(8.0 * groups / peak * 100 * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
 }
 
 }  // namespace
@@ -87,11 +92,11 @@ void register_dot_u8i8() {
     if (!forced)
       for (const Reference& r : kReferences)
         register_variant_benchmark(std::string("dot_u8i8/scalar/") + r.technique + suffix, nullptr, input_bytes,
-                                   [=](benchmark::State& st) { time_dot(st, groups, r.run); });
+                                   [=](benchmark::State& st) { time_dot(st, groups, r.run, "scalar"); });
     for (const dot_u8i8::Variant* v : selected_variants(dot_u8i8::variants())) {
       if (v->info.available() && !dot_u8i8::why_unsupported(*v, s).empty()) continue;
       register_variant_benchmark(v->info.name + suffix, &v->info, input_bytes,
-                                 [=](benchmark::State& st) { time_dot(st, groups, v->run); });
+                                 [=](benchmark::State& st) { time_dot(st, groups, v->run, v->info.isa); });
     }
   }
   // The peaks are machine facts, not variants: only when no variant is forced.
