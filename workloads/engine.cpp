@@ -139,7 +139,7 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       const affine::Variant* v = nullptr;
       if (name == "best") {
         v = k == 0 ? best_affine(spec.affine_shape, {"sparse_blocked4_bitset_acc1", "sparse_blocked4_lut_acc1", "dense_blocked4"})
-            : k == 1 ? best_affine(spec.affine_shape, {"dense_blocked4", "dense_rows4"})
+            : k == 1 ? best_affine(spec.affine_shape, {"dense_blocked4_x2", "dense_blocked4", "dense_rows4"})
                      : best_affine(spec.affine_shape, {"dot1"});
         if (!v) throw std::invalid_argument("no native affine variant runs " + layer + " (" + affine::shape_name(spec.affine_shape) + ") here");
       } else if (name != "reference") {
