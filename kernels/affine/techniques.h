@@ -321,9 +321,10 @@ template <class V, int R>
   const typename V::reg x1 = V::bcast32(load_chunk(input + 4 * c1));
   const std::int8_t* t0 = base + std::size_t(c0) * stride;
   const std::int8_t* t1 = base + std::size_t(c1) * stride;
-  for (int r = 0; r < R; ++r)
-    acc[r] = V::widen_add(acc[r], V::add16(V::pairs16(x0, V::load(t0 + r * V::kBytes)),
-                                           V::pairs16(x1, V::load(t1 + r * V::kBytes))));
+  for (int r = 0; r < R; ++r) {
+    const typename V::reg w0 = V::load(t0 + r * V::kBytes), w1 = V::load(t1 + r * V::kBytes);
+    acc[r] = V::dot2(acc[r], x0, w0, x1, w1);
+  }
 }
 template <class V, int R>
 [[gnu::always_inline]] inline void x2_single(typename V::reg (&acc)[R], const std::uint8_t* input,

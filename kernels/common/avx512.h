@@ -9,6 +9,12 @@ inline __m512i dot_u8i8_madd(__m512i acc, __m512i u, __m512i w) {
   return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_maddubs_epi16(u, w), _mm512_set1_epi16(1)));
 }
 
+// The x2 trick (see x256::dot_u8i8_x2_madd).
+inline __m512i dot_u8i8_x2_madd(__m512i acc, __m512i u, __m512i w, __m512i u2, __m512i w2) {
+  const __m512i pairs = _mm512_add_epi16(_mm512_maddubs_epi16(u, w), _mm512_maddubs_epi16(u2, w2));
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)));
+}
+
 // Folds the 512-bit accumulators to 256 bits (adding halves) and reuses the AVX2 haddx4.
 inline __m128i haddx4(__m512i a0, __m512i a1, __m512i a2, __m512i a3) {
   auto fold = [](__m512i a) { return _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1)); };
@@ -25,10 +31,8 @@ struct Maddubs {
   static reg add(reg a, reg b) { return _mm512_add_epi32(a, b); }
   static reg bcast32(std::int32_t x) { return _mm512_set1_epi32(x); }
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
-  // The dot's halves for the x2 techniques (see x256::Maddubs).
-  static reg pairs16(reg u, reg w) { return _mm512_maddubs_epi16(u, w); }
-  static reg add16(reg a, reg b) { return _mm512_add_epi16(a, b); }
-  static reg widen_add(reg acc, reg p) { return _mm512_add_epi32(acc, _mm512_madd_epi16(p, _mm512_set1_epi16(1))); }
+  // Two inputs into the same lanes with one widening (the two-chunk techniques).
+  static reg dot2(reg acc, reg u, reg w, reg u2, reg w2) { return dot_u8i8_x2_madd(acc, u, w, u2, w2); }
   static std::int32_t hsum(reg a) { return _mm512_reduce_add_epi32(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x512::haddx4(a0, a1, a2, a3); }
   // Signed compare, like the narrower forms: 16 bits for 64 bytes.

@@ -34,6 +34,13 @@ inline int emit_lsb(std::uint64_t m, int first, std::uint16_t* out) {
   return count;
 }
 
+// One table row: the positions of b's set bits plus `base` (every u16 lane), all 8 slots
+// stored at out; the caller advances by b's bit count.
+inline void store_lut_row(std::uint16_t* out, unsigned b, __m128i base) {
+  const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi16(pos, base));
+}
+
 // Appends the set bits of the low `bytes` bytes of m, 8 at a time: the table's 8
 // positions plus `first` (+8 per byte) as one 128-bit store, advanced by the table's count.
 inline int emit_lut(std::uint64_t m, int bytes, int first, std::uint16_t* out) {
@@ -42,8 +49,7 @@ inline int emit_lut(std::uint64_t m, int bytes, int first, std::uint16_t* out) {
   int count = 0;
   for (int i = 0; i < bytes; ++i) {
     const unsigned b = unsigned(m >> (8 * i)) & 0xff;
-    const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
+    store_lut_row(out + count, b, base);
     count += kNnzCount[b];
     base = _mm_add_epi16(base, step);
   }
@@ -136,8 +142,7 @@ struct Lut {
     __m128i base = _mm_setzero_si128();
     int count = 0;
     for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) {
-      const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[b]));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
+      store_lut_row(out + count, b, base);
       count += count8(b);
       base = _mm_add_epi16(base, step);
     });
@@ -157,8 +162,7 @@ struct Lut {
     for_each_mask_byte<V>(in, n / 4, [&](int first, unsigned b) {
       const unsigned s = unsigned(split[first / 64] >> (first % 64)) & 0xffu;  // first % 8 == 0
       const unsigned keep = b & ~s;
-      const __m128i pos = _mm_load_si128(reinterpret_cast<const __m128i*>(kNnzLut[keep]));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_add_epi16(pos, base));
+      store_lut_row(out + count, keep, base);
       count += count8(keep);
       base = _mm_add_epi16(base, step);
       if (b & s) other += emit_lsb(b & s, first, alone + other);

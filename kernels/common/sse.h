@@ -10,6 +10,12 @@ inline __m128i dot_u8i8_madd(__m128i acc, __m128i u, __m128i w) {
   return _mm_add_epi32(acc, _mm_madd_epi16(_mm_maddubs_epi16(u, w), _mm_set1_epi16(1)));
 }
 
+// The x2 trick (see x256::dot_u8i8_x2_madd).
+inline __m128i dot_u8i8_x2_madd(__m128i acc, __m128i u, __m128i w, __m128i u2, __m128i w2) {
+  const __m128i pairs = _mm_add_epi16(_mm_maddubs_epi16(u, w), _mm_maddubs_epi16(u2, w2));
+  return _mm_add_epi32(acc, _mm_madd_epi16(pairs, _mm_set1_epi16(1)));
+}
+
 inline __m128i haddx4(__m128i a0, __m128i a1, __m128i a2, __m128i a3) {
   return _mm_hadd_epi32(_mm_hadd_epi32(a0, a1), _mm_hadd_epi32(a2, a3));
 }
@@ -30,10 +36,8 @@ struct Maddubs {
   static reg add(reg a, reg b) { return _mm_add_epi32(a, b); }
   static reg bcast32(std::int32_t x) { return _mm_set1_epi32(x); }
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
-  // The dot's halves for the x2 techniques (see x256::Maddubs).
-  static reg pairs16(reg u, reg w) { return _mm_maddubs_epi16(u, w); }
-  static reg add16(reg a, reg b) { return _mm_add_epi16(a, b); }
-  static reg widen_add(reg acc, reg p) { return _mm_add_epi32(acc, _mm_madd_epi16(p, _mm_set1_epi16(1))); }
+  // Two inputs into the same lanes with one widening (the two-chunk techniques).
+  static reg dot2(reg acc, reg u, reg w, reg u2, reg w2) { return dot_u8i8_x2_madd(acc, u, w, u2, w2); }
   static std::int32_t hsum(reg a) { return x128::hsum(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x128::haddx4(a0, a1, a2, a3); }
   // Signed compare: chunks with a top byte >= 128 are missed (activations are 0..127).

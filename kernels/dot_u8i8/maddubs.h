@@ -18,20 +18,18 @@ namespace {
 // pair sums saturate (the maddubs semantics), pmaddwd with ones widens pairs exactly.
 inline __m128i maddubs_madd(__m128i acc, __m128i u, __m128i w) { return x128::dot_u8i8_madd(acc, u, w); }
 
-// The x2 trick: both inputs' pair sums added with paddw (wrapping at int16) before one
-// widening madd. One madd and one paddd fewer per pair of input vectors, exact while the
-// int16 sum of four products fits: u, u2 <= 64 (reference/dot_u8i8.h).
+// The x2 trick (kernels/common: both inputs' pair sums added with paddw before one
+// widening madd), exact while the int16 sum of four products fits: u, u2 <= 64
+// (reference/dot_u8i8.h).
 inline __m128i maddubs_x2_madd(__m128i acc, __m128i u, __m128i w, __m128i u2, __m128i w2) {
-  const __m128i pairs = _mm_add_epi16(_mm_maddubs_epi16(u, w), _mm_maddubs_epi16(u2, w2));
-  return _mm_add_epi32(acc, _mm_madd_epi16(pairs, _mm_set1_epi16(1)));
+  return x128::dot_u8i8_x2_madd(acc, u, w, u2, w2);
 }
 
 #if NNUELAB_EMULATED || defined(__AVX2__)
 inline __m256i maddubs_madd(__m256i acc, __m256i u, __m256i w) { return x256::dot_u8i8_madd(acc, u, w); }
 
 inline __m256i maddubs_x2_madd(__m256i acc, __m256i u, __m256i w, __m256i u2, __m256i w2) {
-  const __m256i pairs = _mm256_add_epi16(_mm256_maddubs_epi16(u, w), _mm256_maddubs_epi16(u2, w2));
-  return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+  return x256::dot_u8i8_x2_madd(acc, u, w, u2, w2);
 }
 #endif
 
@@ -39,8 +37,7 @@ inline __m256i maddubs_x2_madd(__m256i acc, __m256i u, __m256i w, __m256i u2, __
 inline __m512i maddubs_madd(__m512i acc, __m512i u, __m512i w) { return x512::dot_u8i8_madd(acc, u, w); }
 
 inline __m512i maddubs_x2_madd(__m512i acc, __m512i u, __m512i w, __m512i u2, __m512i w2) {
-  const __m512i pairs = _mm512_add_epi16(_mm512_maddubs_epi16(u, w), _mm512_maddubs_epi16(u2, w2));
-  return _mm512_add_epi32(acc, _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)));
+  return x512::dot_u8i8_x2_madd(acc, u, w, u2, w2);
 }
 #endif
 
