@@ -8,6 +8,7 @@
 // into int32 lanes: maddubs+madd or vpdpbusd), hsum, haddx4, nonzero_chunks.
 #pragma once
 #include <cstring>
+#include <iterator>
 
 #include "kernels/affine/affine.h"
 #include "kernels/common/isa.h"
@@ -341,9 +342,9 @@ struct X2Chunks {
   const std::uint8_t* input;
   int chunks;
   const std::uint64_t* heavy;  // nullptr: no heavy chunk
-  const std::uint16_t* idx = nullptr;  // kList: light chunks, then the heavy ones
+  const std::uint16_t* idx = nullptr;  // kList: the light chunks (paired)
   int count = 0;
-  const std::uint16_t* solo = nullptr;
+  const std::uint16_t* solo = nullptr;  // kList: the heavy chunks (one at a time)
   int solo_count = 0;
   const std::uint64_t* words = nullptr;  // kWords: the producer's bitset, or nullptr to scan
 };
@@ -437,15 +438,17 @@ struct DenseBlocked4X2 : X2Base<V> {
 };
 
 // sparse_blocked4_lut_x2: the table list of non-zero chunks (heavy ones split off into a
-// second, short list by tzcnt + blsr), then consecutive list entries paired.
+// second, short list by tzcnt + blsr, kept at the far end of the same array), then
+// consecutive list entries paired.
 template <class V>
 struct SparseBlocked4X2Lut : X2Base<V> {
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lut, 1>::supports(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     alignas(64) std::uint16_t idx[65536 / 4 + 64];
-    alignas(64) std::uint16_t solo[65536 / 4 + 64];
-    X2Chunks a{input, p.shape.in / 4, X2Base<V>::heavy(p), idx, 0, solo};
-    a.count = nnz::Lut::chunks_split<V>(input, p.shape.in, a.heavy, idx, solo, &a.solo_count);
+    X2Chunks a{input, p.shape.in / 4, X2Base<V>::heavy(p), idx};
+    std::uint16_t* const top = idx + std::size(idx);
+    a.count = nnz::Lut::chunks_split<V>(input, p.shape.in, a.heavy, idx, top, &a.solo_count);
+    a.solo = top - a.solo_count;
     X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
   }
 };

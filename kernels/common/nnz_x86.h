@@ -148,12 +148,17 @@ struct Lut {
     });
     return count;
   }
-  // The same list without the chunks set in `split` (one bit per chunk; nullptr: none),
-  // which go to `alone` instead (tzcnt + blsr behind a rare, well-predicted branch when
-  // few chunks are split off). Returns the main list's count, the other's in *alone_count.
+  // The same list without the chunks set in `split` (one bit per chunk; nullptr: none).
+  // Those are listed instead downwards from `top` (top[-1], top[-2], ...: tzcnt + blsr
+  // behind a rare, well-predicted branch), so both lists can share one array of
+  // n / 4 + 8 entries (what chunks() needs) with `top` at its end. The main list's 8-entry
+  // table store for a byte of 8 chunks starts at its count, and the two counts sum to at
+  // most the chunks before that byte, so it ends below the other list (tested at the op's
+  // largest input by AffineLimits; 8 entries less and it overwrites them).
+  // Returns the main list's count, the other's in *alone_count.
   template <class V>
   static int chunks_split(const std::uint8_t* in, int n, const std::uint64_t* split, std::uint16_t* out,
-                          std::uint16_t* alone, int* alone_count) {
+                          std::uint16_t* top, int* alone_count) {
     *alone_count = 0;
     if (!split) return chunks<V>(in, n, out);
     const __m128i step = _mm_set1_epi16(8);
@@ -165,7 +170,8 @@ struct Lut {
       store_lut_row(out + count, keep, base);
       count += count8(keep);
       base = _mm_add_epi16(base, step);
-      if (b & s) other += emit_lsb(b & s, first, alone + other);
+      for (unsigned m = b & s; m; m &= m - 1) *--top = std::uint16_t(first + __builtin_ctz(m));
+      other += count8(b & s);
     });
     *alone_count = other;
     return count;
