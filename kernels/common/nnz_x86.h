@@ -170,8 +170,7 @@ struct Lut {
       store_lut_row(out + count, keep, base);
       count += count8(keep);
       base = _mm_add_epi16(base, step);
-      for (unsigned m = b & s; m; m &= m - 1) *--top = std::uint16_t(first + __builtin_ctz(m));
-      other += count8(b & s);
+      for (unsigned m = b & s; m; m &= m - 1, ++other) *--top = std::uint16_t(first + __builtin_ctz(m));
     });
     *alone_count = other;
     return count;
