@@ -7,5 +7,6 @@ namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
 // Two per-lane packs over four lanes, then permutexvar_epi32 (act::X512::fix_packs32x2).
 NNUELAB_CRELU32_DEFINE(packs_shift_permute, act::X512, PacksMax, packs_domain, false)
 NNUELAB_CRELU32_DEFINE(packs_shift_permute_bits, act::X512, PacksMax, packs_domain, true)
+NNUELAB_CRELU32_DEFINE_LOOP(packs_shift_imm_permute, act::X512, PacksMax, packs_domain, false, run_loop_imm)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

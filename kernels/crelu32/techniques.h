@@ -26,10 +26,10 @@ const char* packs_domain(const Shape& s) {
   return s.shift > 8 ? "needs shift <= 8 (it saturates to int16 before shifting)" : nullptr;
 }
 
-template <class V, class Tech, bool Bits>
-void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+// `shift`: a run-time V::count, or an act::Imm<S> (run_loop_imm).
+template <class V, class Tech, bool Bits, class Count>
+void run_loop_by(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits, Count shift) {
   constexpr int kLanes = V::kBytes / 4;  // int32 per input vector
-  const typename V::count shift = V::shift_count(s.shift);
   const int vectors = s.n / V::kBytes;
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
@@ -42,18 +42,32 @@ void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, s
   if constexpr (Bits) w.finish();
 }
 
+template <class V, class Tech, bool Bits>
+void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  run_loop_by<V, Tech, Bits>(s, input, output, bits, V::shift_count(s.shift));
+}
+
+// The same loop with the shift as an immediate: one instantiation per shift 0..8 (the
+// packs domain), picked once per call. A shift outside it (refused by supports; only a
+// raw call gets here) takes the run-time count, so the kernel still equals run_loop.
+template <class V, class Tech, bool Bits>
+[[gnu::always_inline]] inline void run_loop_imm(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  if (!act::with_imm_shift8(s.shift, [&](auto imm) { run_loop_by<V, Tech, Bits>(s, input, output, bits, imm); }))
+    run_loop<V, Tech, Bits>(s, input, output, bits);
+}
+
 // The production form: packs_epi32 to int16, srai_epi16, packs_epi16, max_epi8 with 0.
 struct PacksMax {
-  template <class V>
-  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, typename V::count shift) {
+  template <class V, class Count>
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, Count shift) {
     return act::clip_packed<V>(V::packs32(a, b), V::packs32(c, d), shift);
   }
 };
 
 // SSE2 (no pmaxsb): the same narrowing, the clip at 0 by adds/subs saturation.
 struct PacksAddsSubs {
-  template <class V>
-  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, typename V::count shift) {
+  template <class V, class Count>
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, Count shift) {
     return act::clip_packed_addsubs<V>(V::packs32(a, b), V::packs32(c, d), shift);
   }
 };
@@ -69,8 +83,8 @@ const char* packus_domain(const Shape& s) {
   return s.shift > 9 ? "needs shift <= 9 (it saturates to uint16 before shifting)" : nullptr;
 }
 struct PackusMin {
-  template <class V>
-  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, typename V::count shift) {
+  template <class V, class Count>
+  static typename V::reg step(typename V::reg a, typename V::reg b, typename V::reg c, typename V::reg d, Count shift) {
     const auto k127 = V::set1_16(127);
     const auto x01 = V::min_epu16(V::srl16(V::packus32(a, b), shift), k127);
     const auto x23 = V::min_epu16(V::srl16(V::packus32(c, d), shift), k127);
@@ -80,9 +94,11 @@ struct PackusMin {
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32
 
-// Defines <tech>_supports / <tech>_run of a registry line from a technique and its domain.
-#define NNUELAB_CRELU32_DEFINE(tech, V, Tech, Domain, Bits)                                      \
+// Defines <tech>_supports / <tech>_run of a registry line from a technique and its domain;
+// Loop is run_loop (run-time shift count) or run_loop_imm (immediate shift).
+#define NNUELAB_CRELU32_DEFINE_LOOP(tech, V, Tech, Domain, Bits, Loop)                           \
   const char* tech##_supports(const Shape& s) { return Domain<V>(s); }                          \
   void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
-    run_loop<V, Tech, Bits>(s, in, out, b);                                                      \
+    Loop<V, Tech, Bits>(s, in, out, b);                                                          \
   }
+#define NNUELAB_CRELU32_DEFINE(tech, V, Tech, Domain, Bits) NNUELAB_CRELU32_DEFINE_LOOP(tech, V, Tech, Domain, Bits, run_loop)
