@@ -191,6 +191,8 @@ TEST(Errors, FtRefresh) {
   expect_error([&] { ft_refresh::run(v, {32, 4, 1, 1}, a); }, v.info.name + ": acc[0] is not aligned to its 2-byte elements");
   a.acc[0] = acc.data(), a.acc[1] = acc.data() + 16, a.active[1] = ids;
   expect_error([&] { ft_refresh::run(v, {32, 4, 1, 2}, a); }, v.info.name + ": acc[0] and acc[1] overlap");
+  a.acc[1] = acc.data() + 32;
+  expect_error([&] { ft_refresh::run_active({32, 4, 65, 1}, a); }, "ft_refresh: no variant supports 32x65: active must be 0..64, got 65");
 }
 
 TEST(Errors, FtUpdate) {
@@ -202,6 +204,8 @@ TEST(Errors, FtUpdate) {
   expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, true}, a); }, v.info.name + ": an in-place update needs out[0] == prev[0]");
   a.out[0] = reinterpret_cast<std::int16_t*>(reinterpret_cast<std::uint8_t*>(out.data()) + 1);
   expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); }, v.info.name + ": out[0] is not aligned to its 2-byte elements");
+  a.out[0] = out.data();
+  expect_error([&] { ft_update::run_active({5000, 4, 1, 1, 1, false}, a); }, "ft_update: no variant supports 5000+1-1: l1 must be 1..4096, got 5000");
 }
 
 // ---- nets and positions ------------------------------------------------------------------

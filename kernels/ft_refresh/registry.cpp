@@ -46,16 +46,13 @@ void run(const Variant& v, const Shape& s, const Args& a) {
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
-  check_forced_variant();
-  const Variant* best = nullptr;
-  if (const auto forced = forced_variant(); forced && find_variant(variants(), *forced))
-    best = find_variant(variants(), *forced);
-  else
-    for (const Variant& v : variants())
-      if (!v.info.emulated && why_unsupported(v, s).empty()) best = &v;
-  if (!best) throw std::invalid_argument("ft_refresh: no runnable variant supports " + shape_name(s));
-  run(*best, s, a);
-  return *best;
+  // The scalar baseline (first) refuses only what the op refuses: its reason is the op's.
+  if (const std::string why = why_unsupported(variants().front(), s); !why.empty())
+    throw std::invalid_argument("ft_refresh: no variant supports " + shape_name(s) + ": " + why);
+  // Forced, or the last native variant that accepts s (active_variant, as every op).
+  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
+  run(v, s, a);
+  return v;
 }
 
 }  // namespace nnuelab::ft_refresh
