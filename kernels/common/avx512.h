@@ -53,6 +53,9 @@ struct Maddubs {
 // The same with one vpdpbusd per dot: exact over the whole uint8 x int8 range.
 struct Vnni : Maddubs {
   static reg dot(reg acc, reg u, reg w) { return _mm512_dpbusd_epi32(acc, u, w); }
+  // No two-chunk dot: it saves a madd per two chunks, and vpdpbusd has none to save. Deleted
+  // so that the x2 techniques cannot be instantiated on a VNNI ISA by mistake.
+  static reg dot2(reg, reg, reg, reg, reg) = delete;
 };
 #endif
 
