@@ -125,66 +125,63 @@ inline void blocked_slab(const std::int8_t* tiles, int out, int first, const std
   }
 }
 
-// Calls f.template operator()<R>(first) for slabs of R registers (8, 4, 2 or 1, at most
-// kMax) that cover all `out` outputs from the left.
-template <class V, int kMax, class F>
-inline void for_each_slab(int out, F&& f) {
+// Calls Slab::template run<R>(first, args...) for slabs of R registers (8, 4, 2 or 1, at
+// most kMax) that cover all `out` outputs from the left. A static function template with
+// the arguments by value, not a lambda capturing them: through a lambda's closure GCC 12
+// reloaded the captured arguments in every slab (+2-8% instructions per call at 32x32).
+// The loop re-derives the widest fitting R each round; a loop of the widest R and then
+// halving tail pieces measured +13-33% instructions for the acc1 kernels (GCC 12 then
+// schedules their one-set slabs worse), -2-7% for acc2/acc3.
+template <class V, int kMax, class Slab, class... Args>
+[[gnu::always_inline]] inline void for_each_slab(int out, Args... args) {
   constexpr int L = V::kBytes / 4;
   int first = 0;
   while (first < out) {
     const int regs = (out - first) / L;
     if (kMax >= 8 && regs >= 8) {
-      f.template operator()<(kMax >= 8 ? 8 : 1)>(first);
+      Slab::template run<(kMax >= 8 ? 8 : 1)>(first, args...);
       first += 8 * L;
     } else if (kMax >= 4 && regs >= 4) {
-      f.template operator()<(kMax >= 4 ? 4 : 1)>(first);
+      Slab::template run<(kMax >= 4 ? 4 : 1)>(first, args...);
       first += 4 * L;
     } else if (kMax >= 2 && regs >= 2) {
-      f.template operator()<(kMax >= 2 ? 2 : 1)>(first);
+      Slab::template run<(kMax >= 2 ? 2 : 1)>(first, args...);
       first += 2 * L;
     } else {
-      f.template operator()<1>(first);
+      Slab::template run<1>(first, args...);
       first += L;
     }
   }
 }
 
-// Calls f.template operator()<R>() with R == regs (1 <= regs <= kMax): the register count
-// as a compile-time constant, when one slab covers every output.
-template <int kMax, class F>
-inline void with_regs(int regs, F&& f) {
+// Calls Slab::template run<R>(0, args...) with R == regs (1 <= regs <= kMax): the register
+// count as a compile-time constant, when one slab covers every output. Always inlined, so
+// the chain is a compare per step.
+template <int kMax, class Slab, class... Args>
+[[gnu::always_inline]] inline void with_regs(int regs, Args... args) {
   if constexpr (kMax > 1)
-    if (regs != kMax) return with_regs<kMax - 1>(regs, f);
-  f.template operator()<kMax>();
+    if (regs != kMax) return with_regs<kMax - 1, Slab>(regs, args...);
+  Slab::template run<kMax>(0, args...);
 }
 
 // Covers all outputs with slabs of as many registers as the accumulator budget allows
 // (R * K <= half the register file), re-reading the chunk list once per slab.
 template <class V, int K, bool kDense>
+struct BlockedSlab {
+  template <int R>
+  [[gnu::always_inline]] static void run(int first, const std::int8_t* tiles, int out, const std::int32_t* bias,
+                                         const std::uint8_t* input, const std::uint16_t* idx, int count,
+                                         std::int32_t* output) {
+    blocked_slab<V, R, K, kDense>(tiles, out, first, bias, input, idx, count, output);
+  }
+};
+template <class V, int K, bool kDense>
 inline void blocked_all(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
                         std::int32_t* output) {
-  constexpr int L = V::kBytes / 4;
   constexpr int kBudget = (V::kBytes == 64 ? 32 : 16) / 2;
-  const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
-  const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
-  const int out = p.shape.out;
-  int first = 0;
-  while (first < out) {
-    const int regs = (out - first) / L;
-    if (regs >= 8 && 8 * K <= kBudget) {
-      blocked_slab<V, 8, K, kDense>(tiles, out, first, bias, input, idx, count, output);
-      first += 8 * L;
-    } else if (regs >= 4 && 4 * K <= kBudget) {
-      blocked_slab<V, 4, K, kDense>(tiles, out, first, bias, input, idx, count, output);
-      first += 4 * L;
-    } else if (regs >= 2 && 2 * K <= kBudget) {
-      blocked_slab<V, 2, K, kDense>(tiles, out, first, bias, input, idx, count, output);
-      first += 2 * L;
-    } else {
-      blocked_slab<V, 1, K, kDense>(tiles, out, first, bias, input, idx, count, output);
-      first += L;
-    }
-  }
+  for_each_slab<V, kBudget / K, BlockedSlab<V, K, kDense>>(
+      p.shape.out, static_cast<const std::int8_t*>(p.blocks.slot[0].data), p.shape.out,
+      static_cast<const std::int32_t*>(p.blocks.slot[1].data), input, idx, count, output);
 }
 
 template <class V>
@@ -275,36 +272,37 @@ template <class V, int K>
 struct SparseBitset : BlockedBase<V> {
   static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2 / K;  // accumulators <= half the file
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, K>::supports(s); }
-  // Always inlined: the chain one_slab<kMaxRegs> -> ... -> one_slab<R> is a compare per
-  // step when inlined; GCC 12 otherwise decides by the size of the whole ISA file, and in
-  // a file grown by other techniques left steps out of line (+3-11% instructions per call).
-  template <int R>
-  [[gnu::always_inline]] static void one_slab(const Packed& p, const std::uint8_t* input, const std::uint64_t* words,
-                                              std::int32_t* output) {
-    if constexpr (R > 1)
-      if (p.shape.out / (V::kBytes / 4) != R) return one_slab<R - 1>(p, input, words, output);
-    bitset_slab<V, R, K, true>(static_cast<const std::int8_t*>(p.blocks.slot[0].data), p.shape.out, 0,
-                               static_cast<const std::int32_t*>(p.blocks.slot[1].data), input, words, p.shape.in / 4,
-                               output);
-  }
+  // One slab of R registers from `first`; kOneSlab: it covers every output, so the tile
+  // stride is the compile-time R * kBytes.
+  template <bool kOneSlab>
+  struct Slab {
+    template <int R>
+    [[gnu::always_inline]] static void run(int first, const Packed* p, const std::uint8_t* input,
+                                           const std::uint64_t* words, std::int32_t* output) {
+      bitset_slab<V, R, K, kOneSlab>(static_cast<const std::int8_t*>(p->blocks.slot[0].data), p->shape.out, first,
+                                     static_cast<const std::int32_t*>(p->blocks.slot[1].data), input, words,
+                                     p->shape.in / 4, output);
+    }
+  };
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) { run_bits(p, input, nullptr, output); }
-  // The producer's bitset in place of the input scan (words == nullptr: scan).
+  // The producer's bitset in place of the input scan (words == nullptr: scan). One slab
+  // when the register budget holds every output (with_regs: a compare per register count,
+  // always inlined; GCC 12, deciding by the size of the whole ISA file, otherwise left
+  // steps of such chains out of line: +3-11% instructions per call); wider layers take
+  // slabs of kMaxRegs registers, then single registers, each walking the bitset again with
+  // the row stride (for_each_slab's 8/4/2/1 pieces measured +2.9% instructions at
+  // ssse3 acc3 32x32).
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
     constexpr int L = V::kBytes / 4;
     const int regs = p.shape.out / L;
     if (regs <= kMaxRegs) {
-      one_slab<kMaxRegs>(p, input, words, output);
+      with_regs<kMaxRegs, Slab<true>>(regs, &p, input, words, output);
       return;
     }
-    // Wider than the register budget: slabs of kMaxRegs registers (then one of the rest),
-    // each walking the bitset again with the full row stride.
-    const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
-    const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
     int first = 0;
     for (; first + kMaxRegs * L <= p.shape.out; first += kMaxRegs * L)
-      bitset_slab<V, kMaxRegs, K, false>(tiles, p.shape.out, first, bias, input, words, p.shape.in / 4, output);
-    for (; first < p.shape.out; first += L)
-      bitset_slab<V, 1, K, false>(tiles, p.shape.out, first, bias, input, words, p.shape.in / 4, output);
+      Slab<false>::template run<kMaxRegs>(first, &p, input, words, output);
+    for (; first < p.shape.out; first += L) Slab<false>::template run<1>(first, &p, input, words, output);
   }
 };
 
@@ -406,6 +404,14 @@ inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t*
   for (int r = 0; r < R; ++r) V::store(output + first + r * L, acc[r]);
 }
 
+template <class V, bool kOneSlab, X2Walk W>
+struct X2Slab {
+  template <int R>
+  [[gnu::always_inline]] static void run(int first, const Packed* p, const X2Chunks* a, std::int32_t* output) {
+    x2_slab<V, R, kOneSlab, W>(*p, first, *a, output);
+  }
+};
+
 // Shared by the x2 techniques: layout, the heavy-chunk bitset, and the slabs over all
 // outputs (one slab with the compile-time stride R * kBytes when R registers hold every
 // output, else slabs of up to kMaxRegs with the row stride).
@@ -419,12 +425,12 @@ struct X2Base : BlockedBase<V> {
     return p.blocks.meta[0] ? static_cast<const std::uint64_t*>(p.blocks.slot[2].data) : nullptr;
   }
   template <X2Walk W>
-  static void slabs(const Packed& p, const X2Chunks& a, std::int32_t* output) {
+  [[gnu::always_inline]] static void slabs(const Packed& p, const X2Chunks& a, std::int32_t* output) {
     const int regs = p.shape.out / L;
     if (regs <= kMaxRegs)
-      with_regs<kMaxRegs>(regs, [&]<int R>() { x2_slab<V, R, true, W>(p, 0, a, output); });
+      with_regs<kMaxRegs, X2Slab<V, true, W>>(regs, &p, &a, output);
     else
-      for_each_slab<V, kMaxRegs>(p.shape.out, [&]<int R>(int first) { x2_slab<V, R, false, W>(p, first, a, output); });
+      for_each_slab<V, kMaxRegs, X2Slab<V, false, W>>(p.shape.out, &p, &a, output);
   }
 };
 
