@@ -19,6 +19,7 @@
 
 #include "kernels/common/isa.h"
 #include "kernels/common/nnz_tables.h"
+#include "kernels/common/nnz_walk.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::neon_dot {
 namespace {
@@ -124,15 +125,6 @@ inline std::uint64_t byte_mask64(const std::uint8_t* in, int first, int n_bytes)
 
 // ---- index lists --------------------------------------------------------------------------
 
-// first + every set bit of m, ascending (ctz, clear lowest): a branch per set bit.
-inline int emit_lsb(std::uint64_t m, int first, std::uint16_t* out, int count) {
-  while (m) {
-    out[count++] = std::uint16_t(first + __builtin_ctzll(m));
-    m &= m - 1;
-  }
-  return count;
-}
-
 // The low `len` bits of m, 8 per lookup: the kNnzLut row + base as one 128-bit store,
 // advanced by kNnzCount (no popcount instruction on the general registers of armv8).
 inline int emit_lut(std::uint64_t m, int len, int first, std::uint16_t* out, int count) {
@@ -150,7 +142,7 @@ inline int emit_lut(std::uint64_t m, int len, int first, std::uint16_t* out, int
 struct Lsb {
   static int chunks(const std::uint8_t* in, int chunks, std::uint16_t* out) {
     int count = 0;
-    for (int b = 0; b < chunks; b += 64) count = emit_lsb(chunk_mask64(in, b, chunks), b, out, count);
+    for (int b = 0; b < chunks; b += 64) count += nnz::emit_lsb(chunk_mask64(in, b, chunks), b, out + count);
     return count;
   }
 };

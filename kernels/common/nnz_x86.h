@@ -5,6 +5,7 @@
 #pragma once
 #include "kernels/common/isa.h"
 #include "kernels/common/nnz_tables.h"
+#include "kernels/common/nnz_walk.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::nnz {
 
@@ -22,16 +23,6 @@ template <class V>
   }
   for (; done + L <= n; done += L) m |= std::uint64_t(V::nonzero_chunks(in + (first + done) * 4)) << done;
   return m;
-}
-
-// Appends first + the position of every set bit of m, ascending (tzcnt + blsr per bit).
-inline int emit_lsb(std::uint64_t m, int first, std::uint16_t* out) {
-  int count = 0;
-  while (m) {
-    out[count++] = std::uint16_t(first + __builtin_ctzll(m));
-    m &= m - 1;
-  }
-  return count;
 }
 
 // One table row: the positions of b's set bits plus `base` (every u16 lane), all 8 slots

@@ -45,7 +45,7 @@ constexpr auto ne_chunks32 = [](const std::uint8_t* in, int e) {
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int lsb(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   int count = 0;
-  auto extract = [&](std::uint64_t m, int first, int) { count = append_set_bits(m, first, out, count); };
+  auto extract = [&](std::uint64_t m, int first, int) { count += nnz::emit_lsb(m, first, out + count); };
   if constexpr (F == Form::kBytes)
     for_each_block<F, Test::kSigned, 32>(in, n_elements, gt_bytes, extract);
   else
@@ -97,7 +97,7 @@ int bitset_lsb_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
   for_each_block<Form::kChunks, Test::kUnsigned, 32>(in, chunks, ne_chunks32,
                                                      [&](std::uint64_t m, int first, int) { bits[first / 64] = m; });
   int count = 0;
-  for (int w = 0; w * 64 < chunks; ++w) count = append_set_bits(bits[w], w * 64, out, count);
+  for (int w = 0; w * 64 < chunks; ++w) count += nnz::emit_lsb(bits[w], w * 64, out + count);
   return count;
 }
 

@@ -77,14 +77,4 @@ NNUELAB_FIND_NNZ_INLINE void for_each_group(const std::uint8_t* in, int n_elemen
   }
 }
 
-// The lsb loop: one index per set bit, lowest first (tzcnt + blsr with BMI1, else bsf and
-// m & (m - 1)). A branch per non-zero element: cheap when sparse, mispredicted when not.
-NNUELAB_FIND_NNZ_INLINE int append_set_bits(std::uint64_t m, int base, std::uint16_t* out, int count) {
-  while (m) {
-    out[count++] = std::uint16_t(base + __builtin_ctzll(m));
-    m &= m - 1;
-  }
-  return count;
-}
-
 }  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

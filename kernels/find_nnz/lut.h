@@ -5,6 +5,7 @@
 // density.
 #pragma once
 #include "kernels/common/nnz_tables.h"
+#include "kernels/common/nnz_x86.h"
 #include "kernels/find_nnz/blocks.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
@@ -18,14 +19,13 @@ enum class Lut {
 // Stores base + the positions of m8's set bits at out (all 8 slots), returns how many are valid.
 template <Lut L>
 NNUELAB_FIND_NNZ_INLINE int lut_slice(std::uint16_t* out, unsigned m8, __m128i base) {
-  __m128i pos;
-  if constexpr (L == Lut::k16Popcnt)
-    pos = _mm_load_si128(reinterpret_cast<const __m128i*>(::nnuelab::kNnzLut[m8]));
-  else if constexpr (L == Lut::k8Popcnt)
-    pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kLut8.entry[m8])));
-  else
-    pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(kLut8Counted.entry[m8])));
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi16(pos, base));
+  if constexpr (L == Lut::k16Popcnt) {
+    nnz::store_lut_row(out, m8, base);  // the affine kernels' own table step
+  } else {
+    const std::uint8_t* row = L == Lut::k8Popcnt ? kLut8.entry[m8] : kLut8Counted.entry[m8];
+    const __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi16(pos, base));
+  }
   if constexpr (L == Lut::k8Counted)
     return kLut8Counted.entry[m8][kLut8CountByte];
   else

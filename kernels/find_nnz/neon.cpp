@@ -19,7 +19,7 @@ constexpr auto chunks64 = [](const std::uint8_t* in, int e) { return chunk_mask6
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int tst_lsb(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   int count = 0;
-  auto extract = [&](std::uint64_t m, int first, int) { count = emit_lsb(m, first, out, count); };
+  auto extract = [&](std::uint64_t m, int first, int) { count += nnz::emit_lsb(m, first, out + count); };
   if constexpr (F == Form::kBytes)
     for_each_block<F, Test::kUnsigned, 64>(in, n_elements, bytes64, extract);
   else
@@ -89,7 +89,7 @@ int bitset_lsb_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
   const int chunks = elements(s);
   for (int b = 0; b < chunks; b += 64) bits[b / 64] = chunk_mask64(in, b, chunks);
   int count = 0;
-  for (int w = 0; w * 64 < chunks; ++w) count = emit_lsb(bits[w], w * 64, out, count);
+  for (int w = 0; w * 64 < chunks; ++w) count += nnz::emit_lsb(bits[w], w * 64, out + count);
   return count;
 }
 

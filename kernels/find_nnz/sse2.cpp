@@ -1,4 +1,5 @@
 // find_nnz with SSE2 flags: the lsb loop on 128-bit vectors (no BMI1 here: bsf and m & (m - 1)).
+#include "kernels/common/nnz_walk.h"
 #include "kernels/find_nnz/blocks.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
@@ -19,7 +20,7 @@ constexpr auto mask4_chunks = [](const std::uint8_t* in, int e) {
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int lsb(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   int count = 0;
-  auto extract = [&](std::uint64_t m, int first, int) { count = append_set_bits(m, first, out, count); };
+  auto extract = [&](std::uint64_t m, int first, int) { count += nnz::emit_lsb(m, first, out + count); };
   if constexpr (F == Form::kBytes)
     for_each_block<F, Test::kSigned, 16>(in, n_elements, mask16_bytes, extract);
   else
