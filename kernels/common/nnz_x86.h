@@ -97,7 +97,8 @@ inline void for_each_mask_byte(const std::uint8_t* in, int chunks, Emit&& emit) 
   if constexpr (L >= 8) {
     for (int c = 0; c < chunks; c += L) {
       const unsigned m = V::nonzero_chunks(in + 4 * c);
-      for (int k = 0; k < L; k += 8) emit(c + k, (m >> k) & 0xffu);
+      if (m >> L) __builtin_unreachable();  // an L-bit movemask: no masking needed for L == 8
+      for (int k = 0; k < L; k += 8) emit(c + k, L == 8 ? m : (m >> k) & 0xffu);
     }
   } else {
     int c = 0;
