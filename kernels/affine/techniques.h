@@ -106,14 +106,14 @@ inline void blocked_slab(const std::int8_t* tiles, int out, int first, const std
   int j = 0;
   for (; j + K <= count; j += K) {
     for (int k = 0; k < K; ++k) {
-      const int c = kDense ? j + k : idx[j + k];
+      const std::size_t c = kDense ? std::size_t(j + k) : std::size_t(idx[j + k]);
       const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
       const std::int8_t* t = base + c * stride;
       for (int r = 0; r < R; ++r) acc[k][r] = V::dot(acc[k][r], x, V::load(t + r * V::kBytes));
     }
   }
   for (; j < count; ++j) {
-    const int c = kDense ? j : idx[j];
+    const std::size_t c = kDense ? std::size_t(j) : std::size_t(idx[j]);
     const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
     const std::int8_t* t = base + c * stride;
     for (int r = 0; r < R; ++r) acc[0][r] = V::dot(acc[0][r], x, V::load(t + r * V::kBytes));
