@@ -263,10 +263,10 @@ template <class V, int R, int K, bool kOneSlab>
     const std::int8_t* tb = tiles + std::size_t(first) * 4 + std::size_t(b) * stride;
     const std::uint8_t* ib = input + 4 * b;
     auto step = [&](auto& a) {
-      const int c = __builtin_ctzll(m);
+      const std::size_t c = std::size_t(__builtin_ctzll(m));
       m &= m - 1;
       const typename V::reg x = V::bcast32(load_chunk(ib + 4 * c));
-      const std::int8_t* t = tb + std::size_t(c) * stride;
+      const std::int8_t* t = tb + c * stride;
       for (int r = 0; r < R; ++r) a[r] = V::dot(a[r], x, V::load(t + r * V::kBytes));
     };
     if constexpr (K > 1) {
@@ -329,11 +329,12 @@ struct SparseBitset : BlockedBase<V> {
 // get the one-chunk dot, so every variant here is exact for any int8 weights on 0..127.
 template <class V, int R>
 [[gnu::always_inline]] inline void x2_pair(typename V::reg (&acc)[R], const std::uint8_t* input, const std::int8_t* base,
-                                           std::size_t stride, int c0, int c1) {
+                                           std::size_t stride, std::size_t c0, std::size_t c1) {
+  // size_t indices: each broadcast's address is one scaled addressing mode (see blocked_slab).
   const typename V::reg x0 = V::bcast32(load_chunk(input + 4 * c0));
   const typename V::reg x1 = V::bcast32(load_chunk(input + 4 * c1));
-  const std::int8_t* t0 = base + std::size_t(c0) * stride;
-  const std::int8_t* t1 = base + std::size_t(c1) * stride;
+  const std::int8_t* t0 = base + c0 * stride;
+  const std::int8_t* t1 = base + c1 * stride;
   for (int r = 0; r < R; ++r) {
     const typename V::reg w0 = V::load(t0 + r * V::kBytes), w1 = V::load(t1 + r * V::kBytes);
     acc[r] = V::dot2(acc[r], x0, w0, x1, w1);
@@ -341,9 +342,9 @@ template <class V, int R>
 }
 template <class V, int R>
 [[gnu::always_inline]] inline void x2_single(typename V::reg (&acc)[R], const std::uint8_t* input,
-                                             const std::int8_t* base, std::size_t stride, int c) {
+                                             const std::int8_t* base, std::size_t stride, std::size_t c) {
   const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
-  const std::int8_t* t = base + std::size_t(c) * stride;
+  const std::int8_t* t = base + c * stride;
   for (int r = 0; r < R; ++r) acc[r] = V::dot(acc[r], x, V::load(t + r * V::kBytes));
 }
 
