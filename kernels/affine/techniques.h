@@ -94,7 +94,8 @@ struct Dot1 {
 // every K-th chunk: K chains hide the dot's latency), then stores bias + sum.
 // kOneSlab: the slab covers every output, so the tile stride is the compile-time R * kBytes
 // (a shift, where the row stride out * 4 costs an imul per chunk, on a port the
-// multiplies also use).
+// multiplies also use). The chunk index is a size_t: the broadcast's address is then one
+// scaled addressing mode (an int index cost GCC 12 a lea and an and per chunk).
 template <class V, int R, int K, bool kDense, bool kOneSlab = false>
 inline void blocked_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
                          const std::uint8_t* input, const std::uint16_t* idx, int count, std::int32_t* output) {
@@ -167,8 +168,6 @@ template <int kMax, class Slab, class... Args>
   Slab::template run<kMax>(0, args...);
 }
 
-// Covers all outputs with slabs of as many registers as the accumulator budget allows
-// (R * K <= half the register file), re-reading the chunk list once per slab.
 template <class V, int K, bool kDense>
 struct BlockedSlab {
   template <int R>
@@ -178,6 +177,8 @@ struct BlockedSlab {
     blocked_slab<V, R, K, kDense>(tiles, out, first, bias, input, idx, count, output);
   }
 };
+// Covers all outputs with slabs of as many registers as the accumulator budget allows
+// (R * K <= half the register file), re-reading the chunk list once per slab.
 template <class V, int K, bool kDense>
 inline void blocked_all(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
                         std::int32_t* output) {
