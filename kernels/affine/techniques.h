@@ -762,8 +762,10 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
   static void run_r(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
     const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
-    const int out = p.shape.out, chunks = p.shape.in / 4;
-    const std::size_t stride = std::size_t(out) * 4;
+    const int chunks = p.shape.in / 4;
+    // One slab holds every output (out * 4 == R * kBytes): a compile-time stride, and size_t
+    // indices, as in blocked_slab.
+    constexpr std::size_t stride = std::size_t(R) * V::kBytes;
     alignas(64) std::uint16_t list[2][64 + 64];
     typename V::reg acc[K][R];
     for (int r = 0; r < R; ++r) {
@@ -777,12 +779,12 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
       int j = 0;
       for (; j + K <= count; j += K)
         for (int k = 0; k < K; ++k) {
-          const int c = idx[j + k];
+          const std::size_t c = idx[j + k];
           const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
           for (int r = 0; r < R; ++r) acc[k][r] = V::dot(acc[k][r], x, V::load(tiles + c * stride + r * V::kBytes));
         }
       for (; j < count; ++j) {
-        const int c = idx[j];
+        const std::size_t c = idx[j];
         const typename V::reg x = V::bcast32(load_chunk(input + 4 * c));
         for (int r = 0; r < R; ++r) acc[0][r] = V::dot(acc[0][r], x, V::load(tiles + c * stride + r * V::kBytes));
       }
