@@ -81,10 +81,11 @@ std::vector<crelu32::Shape> c32_shapes() {
   std::vector<crelu32::Shape> out;
   for (int n : {32, 64, 1024, 16, 48, 8, 1, 33})
     for (int shift : {0, 1, 6, 7, 8, 9, 10, 16, 31}) out.push_back({n, shift});
-  // Every shift of the packs domain at two widths: the immediate-shift forms
-  // (packs_shift_imm_*) compile one loop per shift 0..8, and each one is tested.
+  // Every other shift up to 16 at two widths: the immediate-shift forms compile one loop
+  // per shift (x86 packs_shift_imm_*: 0..8; NEON qshrn_qmovun_min*: 0..16), and each one
+  // is tested.
   for (int n : {32, 64})
-    for (int shift : {2, 3, 4, 5}) out.push_back({n, shift});
+    for (int shift : {2, 3, 4, 5, 11, 12, 13, 14, 15}) out.push_back({n, shift});
   return out;
 }
 
