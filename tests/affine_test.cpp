@@ -290,9 +290,8 @@ TEST(AffineRefusals, UnsupportedShapesAreRefusedWithAReason) {
 
 // The op's largest input (65,536 bytes: 16,384 chunks) fills the on-stack index lists of
 // the list-building variants to their last entry: every chunk non-zero, and half of them.
-// With uniform int8 weights nearly every chunk is heavy for the two-chunk variants, so
-// sparse_blocked4_lut_x2's second list (written downwards from the end of the same array)
-// meets its main list; net-like weights split them the other way. Under the sanitizer
+// With uniform int8 weights nearly every chunk is heavy for the two-chunk variants (their
+// heavy pass then skips the zero input chunks); net-like weights leave a few. Under the sanitizer
 // build an overrun is reported; everywhere the outputs are compared with the reference.
 TEST(AffineLimits, LargestInputFillsEveryList) {
   int ran = 0;
@@ -475,9 +474,16 @@ TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
     affine::Packed p = affine::prepare(v, w.canonical());
     EXPECT_EQ(p.blocks.meta[0], 1) << v.info.name;
     EXPECT_EQ(static_cast<const std::uint64_t*>(p.blocks.slot[2].data)[0], std::uint64_t(1) << 5) << v.info.name;
+    // Its tile moved to slot 3 (index 5 behind it) and is zero in slot 0.
+    const std::size_t tile = std::size_t(s.out) * 4;
+    auto* tiles = static_cast<std::int8_t*>(p.blocks.slot[0].data);
+    const auto* moved = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
+    EXPECT_EQ(std::count(tiles + 5 * tile, tiles + 6 * tile, 0), std::ptrdiff_t(tile)) << v.info.name;
+    EXPECT_EQ(reinterpret_cast<const std::uint32_t*>(moved + tile)[0], 5u) << v.info.name;
     EXPECT_TRUE(run(p, 127)) << v.info.name << " one past the bound, all-127 inputs";
-    // Planted: erase the mark and chunk 5 is paired; 127 * (130 + 129) = 32893 wraps.
-    static_cast<std::uint64_t*>(p.blocks.slot[2].data)[0] = 0;
+    // Planted: put the tile back among the paired ones and forget the heavy chunk, and
+    // chunk 5 is paired; 127 * (130 + 129) = 32893 wraps.
+    std::memcpy(tiles + 5 * tile, moved, tile);
     p.blocks.meta[0] = 0;
     EXPECT_FALSE(run(p, 127)) << v.info.name << " with the heavy chunk paired must go wrong";
   }

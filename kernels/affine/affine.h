@@ -49,8 +49,13 @@ void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bia
 // lane, and heavy chunks get the plain one-chunk dot. The Stockfish nets of ../shared/data
 // mark 0 to 5 of 32-768 chunks per layer stack; uniform random int8 weights mark nearly all.
 // pack_tiles4_x2: pack_tiles4 plus slot 2, the heavy chunks as a bitset (bit c of word
-// c / 64, ceil(in / 4 / 64) + 1 words), and meta[0] = how many there are.
+// c / 64, ceil(in / 4 / 64) + 1 words), and meta[0] = n, how many there are. Their tiles
+// move to slot 3 (n tiles of out x 4 bytes in chunk order, then their n chunk indices as
+// uint32) and are zero in slot 0: a zero tile adds nothing to a pair's int16 sum, so the
+// kernels pair every listed chunk with no test and add the heavy chunks' one-chunk dots
+// in a pass of their own. unpack_tiles4_x2 puts them back.
 void pack_tiles4_x2(const Canonical& canonical, Packed& packed);
+void unpack_tiles4_x2(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
 // Thrown (std::invalid_argument) by block-sparse-output variants when an input chunk
 // feeds more than 4 blocks of 16 outputs.
 [[noreturn]] void throw_too_many_blocks(int chunk);

@@ -65,9 +65,34 @@ void pack_tiles4_x2(const Canonical& c, Packed& p) {
           heavy[big[k].second / 64] |= std::uint64_t(1) << (big[k].second % 64);
         }
       }
+  // Move each heavy chunk's tile out of slot 0 (left zero there: paired with any chunk it
+  // adds nothing to the int16 sum) into slot 3, with its chunk index after the tiles.
   std::int64_t n = 0;
   for (int w = 0; w <= chunks / 64; ++w) n += __builtin_popcountll(heavy[w]);
+  const std::size_t tile = std::size_t(out) * 4;
+  auto* moved = static_cast<std::int8_t*>(packed_alloc(p.blocks, 3, std::size_t(n) * (tile + 4) + 4));
+  auto* index = reinterpret_cast<std::uint32_t*>(moved + std::size_t(n) * tile);
+  auto* tiles = static_cast<std::int8_t*>(p.blocks.slot[0].data);
+  std::int64_t k = 0;
+  for (int ch = 0; ch < chunks; ++ch) {
+    if (!((heavy[ch / 64] >> (ch % 64)) & 1)) continue;
+    std::memcpy(moved + std::size_t(k) * tile, tiles + std::size_t(ch) * tile, tile);
+    std::memset(tiles + std::size_t(ch) * tile, 0, tile);
+    index[k++] = std::uint32_t(ch);
+  }
   p.blocks.meta[0] = n;
+}
+
+void unpack_tiles4_x2(const Packed& p, std::int8_t* weights, std::int32_t* bias) {
+  unpack_tiles4(p, weights, bias);  // heavy chunks read as zero here; put them back
+  const int in = p.shape.in, out = p.shape.out;
+  const std::int64_t n = p.blocks.meta[0];
+  const auto* moved = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
+  const auto* index = reinterpret_cast<const std::uint32_t*>(moved + std::size_t(n) * out * 4);
+  for (std::int64_t k = 0; k < n; ++k)
+    for (int o = 0; o < out; ++o)
+      for (int j = 0; j < 4; ++j)
+        weights[std::size_t(o) * in + 4 * index[k] + j] = moved[(std::size_t(k) * out + o) * 4 + j];
 }
 
 void throw_too_many_blocks(int chunk) {

@@ -349,25 +349,49 @@ template <class V, int R>
   for (int r = 0; r < R; ++r) acc[r] = V::dot(acc[r], x, V::load(t + r * V::kBytes));
 }
 
-// How an x2 slab finds its chunks: all of them in pairs (dense), a table list plus the
-// list of heavy ones, or the 64-chunk mask words (scanned, or the producer's bitset).
+// How an x2 slab finds its chunks: all of them in pairs (dense), a table list, or the
+// 64-chunk mask words (scanned, or the producer's bitset).
 enum class X2Walk { kDense, kList, kWords };
 struct X2Chunks {
   const std::uint8_t* input;
   int chunks;
-  const std::uint64_t* heavy;  // nullptr: no heavy chunk
-  const std::uint16_t* idx = nullptr;  // kList: the light chunks (paired)
+  const std::uint16_t* idx = nullptr;  // kList: the non-zero chunks
   int count = 0;
-  const std::uint16_t* solo = nullptr;  // kList: the heavy chunks (one at a time)
-  int solo_count = 0;
   const std::uint64_t* words = nullptr;  // kWords: the producer's bitset, or nullptr to scan
 };
+
+// The heavy chunks' one-chunk dots (pack_tiles4_x2 moved their tiles to slot 3, chunk
+// order, the chunk indices behind them). A zero input chunk adds zero, so with few heavy
+// chunks (0-5 in the nets of ../shared/data) they are all done with no test: a branch on
+// the input would mispredict. With many (uniform random weights mark nearly every chunk)
+// a sparse walk skips the zero ones, or it would do a dense pass.
+template <class V, int R>
+[[gnu::always_inline]] inline void x2_heavy(typename V::reg (&acc)[R], const Packed& p, int first, std::size_t stride,
+                                            const std::uint8_t* input, bool sparse) {
+  const std::int64_t n = p.blocks.meta[0];
+  if (!n) return;
+  const auto* moved = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
+  const auto* index = reinterpret_cast<const std::uint32_t*>(moved + std::size_t(n) * p.shape.out * 4);
+  const std::int8_t* base = moved + std::size_t(first) * 4;
+  if (sparse && n * 8 > p.shape.in / 4) {
+    for (std::int64_t k = 0; k < n; ++k)
+      if (load_chunk(input + 4 * std::size_t(index[k])))
+        x2_single<V, R>(acc, input + 4 * std::size_t(index[k]), base + std::size_t(k) * stride, 0, 0);
+    return;
+  }
+  for (std::int64_t k = 0; k < n; ++k)
+    x2_single<V, R>(acc, input + 4 * std::size_t(index[k]), base + std::size_t(k) * stride, 0, 0);
+}
 
 // One slab of R registers of outputs from `first`. The accumulators stay in this one
 // function (no lambda or pointer between their loads and stores): GCC then keeps them in
 // registers; handed to a callback by pointer they went through the stack, and the bias's
 // two 16-byte halves stored there and reloaded as one 32-byte register cost a store-
 // forwarding stall per register (about 30 cycles per call at 64x32).
+// Every chunk is paired with no test: heavy chunks have zero tiles here (affine.h) and
+// their dots come from x2_heavy. Until 2026-11-24 heavy chunks were split off instead: a
+// test per pair (dense), a second list built beside the first (the split cost about 25 ns
+// of a 1536-input list on the Xeon VM), or a mask per word.
 template <class V, int R, bool kOneSlab, X2Walk W>
 inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t* output) {
   constexpr int L = V::kBytes / 4;
@@ -377,33 +401,16 @@ inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t*
   typename V::reg acc[R];
   for (int r = 0; r < R; ++r) acc[r] = V::load(bias + first + r * L);
   if constexpr (W == X2Walk::kDense) {
-    // Chunks (2k, 2k+1) in order; with no heavy chunk (the usual case) no test at all,
-    // else a test per pair, the same every call (predicted; a precomputed order of light
-    // pairs instead measured 5-14% slower: an index load and a multiply per chunk).
     int c = 0;
-    if (!a.heavy) {
-      for (; c + 2 <= a.chunks; c += 2) x2_pair<V, R>(acc, a.input, base, stride, c, c + 1);
-    } else {
-      for (; c + 2 <= a.chunks; c += 2) {
-        if ((a.heavy[c / 64] >> (c % 64)) & 3) {  // c is even: both bits lie in one word
-          x2_single<V, R>(acc, a.input, base, stride, c);
-          x2_single<V, R>(acc, a.input, base, stride, c + 1);
-        } else {
-          x2_pair<V, R>(acc, a.input, base, stride, c, c + 1);
-        }
-      }
-    }
+    for (; c + 2 <= a.chunks; c += 2) x2_pair<V, R>(acc, a.input, base, stride, c, c + 1);
     if (c < a.chunks) x2_single<V, R>(acc, a.input, base, stride, c);
   } else if constexpr (W == X2Walk::kList) {
     int j = 0;
     for (; j + 2 <= a.count; j += 2) x2_pair<V, R>(acc, a.input, base, stride, a.idx[j], a.idx[j + 1]);
     if (j < a.count) x2_single<V, R>(acc, a.input, base, stride, a.idx[j]);
-    for (int k = 0; k < a.solo_count; ++k) x2_single<V, R>(acc, a.input, base, stride, a.solo[k]);
   } else {
     for (int b = 0; b < a.chunks; b += 64) {
       std::uint64_t m = a.words ? a.words[b / 64] : nnz::chunk_mask64<V>(a.input, b, a.chunks);
-      std::uint64_t alone = a.heavy ? m & a.heavy[b / 64] : 0;
-      m ^= alone;
       const std::uint8_t* ib = a.input + 4 * b;
       const std::int8_t* tb = base + std::size_t(b) * stride;
       while (m & (m - 1)) {  // two or more bits left
@@ -414,9 +421,9 @@ inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t*
         x2_pair<V, R>(acc, ib, tb, stride, c0, c1);
       }
       if (m) x2_single<V, R>(acc, ib, tb, stride, __builtin_ctzll(m));
-      for (; alone; alone &= alone - 1) x2_single<V, R>(acc, ib, tb, stride, __builtin_ctzll(alone));
     }
   }
+  x2_heavy<V, R>(acc, p, first, stride, a.input, W != X2Walk::kDense);
   for (int r = 0; r < R; ++r) V::store(output + first + r * L, acc[r]);
 }
 
@@ -428,61 +435,60 @@ struct X2Slab {
   }
 };
 
-// Shared by the x2 techniques: layout, the heavy-chunk bitset, and the slabs over all
-// outputs (one slab with the compile-time stride R * kBytes when R registers hold every
-// output, else slabs of up to kMaxRegs with the row stride).
+// Shared by the x2 techniques: layout and the slabs over all outputs (one slab with the
+// compile-time stride R * kBytes when R registers hold every output, else slabs of up to
+// kMaxRegs with the row stride).
 template <class V>
 struct X2Base : BlockedBase<V> {
   static constexpr int L = V::kBytes / 4;
   static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2;  // accumulators <= half the file
   static void prepare(const Canonical& c, Packed& p) { pack_tiles4_x2(c, p); }
-  // The heavy-chunk bitset, or nullptr when the weights have none (no split needed).
-  static const std::uint64_t* heavy(const Packed& p) {
-    return p.blocks.meta[0] ? static_cast<const std::uint64_t*>(p.blocks.slot[2].data) : nullptr;
-  }
+  static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_tiles4_x2(p, w, b); }
+  // The dense SSE walk takes slabs of at most 4 xmm: with 8 accumulators GCC 12 spilled
+  // two of them in the pair loop of the two-operand SSE code (ssse3 1024x32: +5% more
+  // instructions per call than in two slabs of 4). The sparse walks keep 8: walking their
+  // list or mask words twice cost them 5-40% more.
   template <X2Walk W>
   [[gnu::always_inline]] static void slabs(const Packed& p, const X2Chunks& a, std::int32_t* output) {
+    constexpr int kMax = W == X2Walk::kDense && V::kBytes == 16 ? 4 : kMaxRegs;
     const int regs = p.shape.out / L;
-    if (regs <= kMaxRegs)
-      with_regs<kMaxRegs, X2Slab<V, true, W>>(regs, &p, &a, output);
+    if (regs <= kMax)
+      with_regs<kMax, X2Slab<V, true, W>>(regs, &p, &a, output);
     else
-      for_each_slab<V, kMaxRegs, X2Slab<V, false, W>>(p.shape.out, &p, &a, output);
+      for_each_slab<V, kMax, X2Slab<V, false, W>>(p.shape.out, &p, &a, output);
   }
 };
 
-// dense_blocked4_x2: chunks (2k, 2k+1) paired in order; a pair with a heavy chunk is split.
+// dense_blocked4_x2: chunks (2k, 2k+1) paired in order, then the heavy chunks' dots.
 template <class V>
 struct DenseBlocked4X2 : X2Base<V> {
   static const char* supports(const Shape& s) { return BlockedBase<V>::supports_common(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    X2Base<V>::template slabs<X2Walk::kDense>(p, {input, p.shape.in / 4, X2Base<V>::heavy(p)}, output);
+    X2Base<V>::template slabs<X2Walk::kDense>(p, {input, p.shape.in / 4}, output);
   }
 };
 
-// sparse_blocked4_lut_x2: the table list of non-zero chunks (heavy ones split off into a
-// second, short list by tzcnt + blsr, kept at the far end of the same array), then
-// consecutive list entries paired.
+// sparse_blocked4_lut_x2: the table list of non-zero chunks, consecutive entries paired,
+// then the heavy chunks' dots.
 template <class V>
 struct SparseBlocked4X2Lut : X2Base<V> {
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lut, 1>::supports(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     alignas(64) std::uint16_t idx[65536 / 4 + 64];
-    X2Chunks a{input, p.shape.in / 4, X2Base<V>::heavy(p), idx};
-    std::uint16_t* const top = idx + std::size(idx);
-    a.count = nnz::Lut::chunks_split<V>(input, p.shape.in, a.heavy, idx, top, &a.solo_count);
-    a.solo = top - a.solo_count;
+    X2Chunks a{input, p.shape.in / 4, idx};
+    a.count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
     X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
   }
 };
 
 // sparse_blocked4_bitset_x2: no list; each 64-chunk mask word (scanned, or the producer's
-// bitset) walked two set bits at a time, its heavy bits (mask & heavy) one at a time.
+// bitset) walked two set bits at a time, then the heavy chunks' dots.
 template <class V>
 struct SparseBitsetX2 : X2Base<V> {
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, 1>::supports(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) { run_bits(p, input, nullptr, output); }
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
-    X2Chunks a{input, p.shape.in / 4, X2Base<V>::heavy(p)};
+    X2Chunks a{input, p.shape.in / 4};
     a.words = words;
     X2Base<V>::template slabs<X2Walk::kWords>(p, a, output);
   }

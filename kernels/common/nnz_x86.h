@@ -140,33 +140,6 @@ struct Lut {
     });
     return count;
   }
-  // The same list without the chunks set in `split` (one bit per chunk; nullptr: none).
-  // Those are listed instead downwards from `top` (top[-1], top[-2], ...: tzcnt + blsr
-  // behind a rare, well-predicted branch), so both lists can share one array of
-  // n / 4 + 8 entries (what chunks() needs) with `top` at its end. The main list's 8-entry
-  // table store for a byte of 8 chunks starts at its count, and the two counts sum to at
-  // most the chunks before that byte, so it ends below the other list (tested at the op's
-  // largest input by AffineLimits; 8 entries less and it overwrites them).
-  // Returns the main list's count, the other's in *alone_count.
-  template <class V>
-  static int chunks_split(const std::uint8_t* in, int n, const std::uint64_t* split, std::uint16_t* out,
-                          std::uint16_t* top, int* alone_count) {
-    *alone_count = 0;
-    if (!split) return chunks<V>(in, n, out);
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i base = _mm_setzero_si128();
-    int count = 0, other = 0;
-    for_each_mask_byte<V>(in, n / 4, [&](int first, unsigned b) {
-      const unsigned s = unsigned(split[first / 64] >> (first % 64)) & 0xffu;  // first % 8 == 0
-      const unsigned keep = b & ~s;
-      store_lut_row(out + count, keep, base);
-      count += count8(keep);
-      base = _mm_add_epi16(base, step);
-      for (unsigned m = b & s; m; m &= m - 1, ++other) *--top = std::uint16_t(first + __builtin_ctz(m));
-    });
-    *alone_count = other;
-    return count;
-  }
 };
 
 #if defined(__AVX512F__) || NNUELAB_EMULATED
