@@ -10,6 +10,7 @@
 #include "bench/register.h"
 #include "kernels/affine/registry.h"
 #include "reference/affine.h"
+#include "reference/find_nnz.h"
 #include "workloads/data.h"
 
 namespace nnuelab::bench {
@@ -58,23 +59,40 @@ const Weights& weights_for(const Shape& s, bool block_sparse = false) {
   return *slot;
 }
 
+// What one call keeps in L1 besides the weights: its input bytes and its int32 outputs.
+// Until 2026-11-24 the batch was sized by the input alone; a small layer with wide
+// outputs then overflowed L1 (64x32: 256 calls, 16 KiB of inputs and 32 KiB of outputs).
+std::size_t call_bytes(const Shape& s) { return std::size_t(s.in) + std::size_t(s.out) * 4; }
+
 // Times `kernel(input, output)` over a pool of inputs, with the counters every affine
 // result carries. `useful` is the MACs a call really has to do: in x out for a dense
 // technique, non-zero chunks x 4 x out for a sparse one; pct_peak compares its rate with
 // the peak of the variant's ISA measured in this process.
-template <class Kernel>
+// kBits: the kernel also takes each input's nnz bitset (one bit per 4-byte chunk), written
+// with the batch's inputs before the clock starts, as a fused producer would have left it.
+template <bool kBits = false, class Kernel>
 void time_affine(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, bool sparse,
                  const std::string& isa, Kernel&& kernel) {
-  const int batch = batch_size(s.in);
+  const int batch = batch_size(call_bytes(s));
+  const std::size_t words = std::size_t(s.in / 4 + 63) / 64 + 1;
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
   workloads::Buffer<std::int32_t> out(std::size_t(s.out) * batch);
+  workloads::Buffer<std::uint64_t> bits(kBits ? words * batch : 1);
   run_batched(
       state, batch,
       [&](int first) {
-        for (int j = 0; j < batch; ++j)
+        for (int j = 0; j < batch; ++j) {
           std::memcpy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.in);
+          if constexpr (kBits) ref::nnz_chunk_bitset(hot.data() + j * pool.stride, s.in, bits.data() + j * words);
+        }
       },
-      [&](int j) { kernel(hot.data() + j * pool.stride, out.data() + j * s.out); }, pool.count);
+      [&](int j) {
+        if constexpr (kBits)
+          kernel(hot.data() + j * pool.stride, bits.data() + j * words, out.data() + j * s.out);
+        else
+          kernel(hot.data() + j * pool.stride, out.data() + j * s.out);
+      },
+      pool.count);
   const double macs = double(s.in) * s.out;
   const double useful = sparse ? double(pool.mean.nnz_chunks) * 4 * s.out : macs;
   state.counters["macs"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
@@ -101,7 +119,7 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
   std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
   suffix += affine::shape_name(s) + "/" + density_name;
   if (!forced_variant() && dense_input)
-    register_variant_benchmark("affine/scalar/reference" + suffix, nullptr, s.in, [s, pool](benchmark::State& st) {
+    register_variant_benchmark("affine/scalar/reference" + suffix, nullptr, call_bytes(s), [s, pool](benchmark::State& st) {
       const Weights& w = weights_for(s);
       time_affine(st, s, *pool(), false, "scalar", [&](const std::uint8_t* x, std::int32_t* y) {
         ref::affine(w.w.data(), w.b.data(), s.in, s.out, x, y);
@@ -110,11 +128,22 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
   for (const affine::Variant* v : selected_variants(affine::variants())) {
     if (!dense_input && !density_sensitive(*v)) continue;
     if (v->info.available() && !affine::why_unsupported(*v, s).empty()) continue;
-    register_variant_benchmark(v->info.name + suffix, &v->info, s.in, [v, s, pool](benchmark::State& st) {
+    register_variant_benchmark(v->info.name + suffix, &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
       const Weights& w = weights_for(s, v->info.technique.starts_with("sparse_bso"));
       const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
       time_affine(st, s, *pool(), density_sensitive(*v), v->info.isa,
                   [&](const std::uint8_t* x, std::int32_t* y) { v->run(packed, x, y); });
+    });
+    // Variants that can take a fused producer's nnz bitset, given it: the technique name
+    // with _from_bits (not a registry name). The producer's cost of writing the bitset is
+    // its own benchmark (the activations' *_bits variants).
+    if (!v->run_bits || dense_input) continue;
+    register_variant_benchmark(v->info.op + "/" + v->info.isa + "/" + v->info.technique + "_from_bits" + suffix,
+                               &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
+      const Weights& w = weights_for(s);
+      const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
+      time_affine<true>(st, s, *pool(), true, v->info.isa,
+                        [&](const std::uint8_t* x, const std::uint64_t* b, std::int32_t* y) { v->run_bits(packed, x, b, y); });
     });
   }
 }

@@ -88,9 +88,9 @@ std::string real_density_name(const RealTrace& t) {
   return name;
 }
 
-int batch_size(std::size_t input_bytes) {
+int batch_size(std::size_t call_bytes) {
   const std::size_t budget = 16 * 1024;  // a third of a 48 KiB L1D, leaving room for weights
-  return int(std::clamp<std::size_t>(budget / std::max<std::size_t>(input_bytes, 1), 4, 256));
+  return int(std::clamp<std::size_t>(budget / std::max<std::size_t>(call_bytes, 1), 4, 256));
 }
 
 void register_variant_benchmark(const std::string& name, const VariantInfo* info, std::size_t input_bytes,

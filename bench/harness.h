@@ -47,7 +47,8 @@ std::string real_density_name(const RealTrace& t);
 // Calls per timed batch: inputs of one batch are copied into an L1-resident buffer before
 // the clock starts (activations are L1-hot in an engine: the producer just wrote them),
 // and the batch is long enough that the clock's own cost is small and subtracted.
-int batch_size(std::size_t input_bytes);
+// call_bytes: the input and output bytes of one call, which the whole batch keeps in L1.
+int batch_size(std::size_t call_bytes);
 
 // The measured cost of one clock-read pair (median of many), subtracted from each batch.
 double clock_overhead_ns();

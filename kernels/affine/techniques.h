@@ -221,7 +221,15 @@ struct SparseBlocked4 : BlockedBase<V> {
   }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     alignas(64) std::uint16_t idx[65536 / 4 + 64];
-    const int count = Nnz::template chunks<V>(input, p.shape.in, idx);
+    dots(p, input, idx, Nnz::template chunks<V>(input, p.shape.in, idx), output);
+  }
+  // The producer's bitset in place of the input scan (the table list only: Nnz::from_bits).
+  static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    dots(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
+  }
+  [[gnu::always_inline]] static void dots(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
+                                          std::int32_t* output) {
     // The hidden layers' widths (16 and 32 outputs) in one slab get the compile-time tile
     // stride: -4 to -15% instructions per call on AVX2 in the gate. Not for SSE slabs of 8
     // xmm (ssse3 32 outputs): there GCC 12 then needed 11-14% more instructions.
@@ -477,6 +485,13 @@ struct SparseBlocked4X2Lut : X2Base<V> {
     alignas(64) std::uint16_t idx[65536 / 4 + 64];
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
+    X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
+  }
+  // The list from the producer's bitset instead of the input.
+  static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    X2Chunks a{input, p.shape.in / 4, idx};
+    a.count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
     X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
   }
 };
@@ -833,9 +848,9 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc1, SparseBlocked4<V, nnz::Lsb, 1>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc2, SparseBlocked4<V, nnz::Lsb, 2>)      \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc3, SparseBlocked4<V, nnz::Lsb, 3>)      \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>)      \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>)      \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>)      \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_acc1, SparseBlocked4<V, nnz::Lut, 1>) \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_acc2, SparseBlocked4<V, nnz::Lut, 2>) \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_acc3, SparseBlocked4<V, nnz::Lut, 3>) \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc1, SparseBitset<V, 1>)          \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc2, SparseBitset<V, 2>)          \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc3, SparseBitset<V, 3>)          \
@@ -847,5 +862,5 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
 // instantiate them; a vpdpbusd dot has no madd to save.
 #define NNUELAB_AFFINE_X2_TECHNIQUES                                          \
   NNUELAB_AFFINE_DEFINE(dense_blocked4_x2, DenseBlocked4X2<V>)                \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_x2, SparseBlocked4X2Lut<V>)        \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_x2, SparseBlocked4X2Lut<V>)   \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_x2, SparseBitsetX2<V>)

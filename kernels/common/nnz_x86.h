@@ -140,6 +140,19 @@ struct Lut {
     });
     return count;
   }
+  // The same list from a producer's bitset (bit c of word c / 64 set when chunk c is
+  // non-zero; bits from `chunks` on are ignored): the same table rows, 8 bits at a time,
+  // with no input scan (about 2.1 core cycles per 8 chunks on the 2026-11-24 Xeon VM,
+  // against 2.7-3.1 from the input).
+  static int from_bits(const std::uint64_t* words, int chunks, std::uint16_t* out) {
+    int count = 0, first = 0;
+    // Whole words with a constant byte count, so that GCC unrolls the 8 table steps (with
+    // a run-time count it kept the loop: slower than scanning the input).
+    for (; first + 64 <= chunks; first += 64) count += emit_lut(words[first / 64], 8, first, out + count);
+    if (const int left = chunks - first; left > 0)
+      count += emit_lut(words[first / 64] & ((std::uint64_t(1) << left) - 1), (left + 7) / 8, first, out + count);
+    return count;
+  }
 };
 
 #if defined(__AVX512F__) || NNUELAB_EMULATED
