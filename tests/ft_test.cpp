@@ -146,7 +146,7 @@ TEST_P(FtRefresh, MatchesReference) {
   for (int pass = 0; pass < 3 || compared < kMinOutputsPerTest; ++pass) {
     const bool edge = pass % 3 == 2;
     const std::int16_t poison = kPoison[pass % 2];
-    for (int active : {0, 1, 2, 3, 7, 30, 32, 64}) {
+    for (int active : {0, 1, 2, 3, 4, 7, 11, 30, 32, 64}) {  // 4, 11: every row-group size of grouped
       for (int persp : {1, 2}) {
         const ft_refresh::Shape s{l1, features, active, persp};
         ASSERT_EQ(ft_refresh::why_unsupported(*v, s), "") << ft_refresh::shape_name(s);

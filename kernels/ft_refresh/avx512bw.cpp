@@ -6,4 +6,5 @@
 namespace nnuelab::NNUELAB_ISA_NS::ft_refresh {
 NNUELAB_FT_REFRESH_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::X512, 32)
 NNUELAB_FT_REFRESH_PREFETCH_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::X512, 32)
+NNUELAB_FT_REFRESH_GROUPED_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::X512)
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_refresh

@@ -8,4 +8,5 @@
 namespace nnuelab::NNUELAB_ISA_NS::ft_refresh {
 NNUELAB_FT_REFRESH_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::N128, 16)
 NNUELAB_FT_REFRESH_PREFETCH_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::N128, 16)
+NNUELAB_FT_REFRESH_GROUPED_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::N128)
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_refresh
