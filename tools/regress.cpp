@@ -163,6 +163,19 @@ void add_affine(Cases& out) {
                            affine::prepare(*vp, {s, weights->data(), bias->data()}));
                        return [=](int j) { vp->run(*packed, pool->get(j), output->data()); };
                      }});
+      // The same kernel given a fused producer's nnz bitset (nnuelab_bench's
+      // <technique>_from_bits), at sparse inputs; the bitsets are written at setup.
+      if (!vp->run_bits || as.density.kind == DensityKind::kDense) continue;
+      out.push_back({case_name(v.info.op + "/" + v.info.isa + "/" + v.info.technique + "_from_bits", shape, density),
+                     [=]() -> Call {
+                       data();
+                       auto packed = std::make_shared<affine::Packed>(
+                           affine::prepare(*vp, {s, weights->data(), bias->data()}));
+                       const std::size_t words = std::size_t(s.in / 4 + 63) / 64 + 1;
+                       auto bits = std::make_shared<std::vector<std::uint64_t>>(words * kInputs);
+                       for (int j = 0; j < kInputs; ++j) ref::nnz_chunk_bitset(pool->get(j), s.in, bits->data() + j * words);
+                       return [=](int j) { vp->run_bits(*packed, pool->get(j), bits->data() + j * words, output->data()); };
+                     }});
     }
   }
 }
