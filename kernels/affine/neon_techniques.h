@@ -201,6 +201,11 @@ struct NeonSparseBlocked4 : NeonBlockedBase<D> {
     const int count = Nnz::chunks(input, p.shape.in / 4, idx);
     neon_blocked_all<D, K, false>(p, input, idx, count, output);
   }
+  // The producer's bitset in place of the input scan (the table list only: Nnz::from_bits).
+  static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
+    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    neon_blocked_all<D, K, false>(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
+  }
 };
 
 // No list: per 64 chunks one mask word (scanned here, or the producer's bitset), its set
@@ -286,7 +291,7 @@ struct NeonSparseBitset : NeonBlockedBase<D> {
   NNUELAB_AFFINE_DEFINE(dot1, NeonDot1<D>)                                                     \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc1, NeonSparseBlocked4<D, nd::Lsb, 1>)           \
   NNUELAB_AFFINE_DEFINE(sparse_blocked4_lsb_acc2, NeonSparseBlocked4<D, nd::Lsb, 2>)           \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc1, NeonSparseBlocked4<D, nd::Lut, 1>)           \
-  NNUELAB_AFFINE_DEFINE(sparse_blocked4_lut_acc2, NeonSparseBlocked4<D, nd::Lut, 2>)           \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_acc1, NeonSparseBlocked4<D, nd::Lut, 1>)      \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_acc2, NeonSparseBlocked4<D, nd::Lut, 2>)      \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc1, NeonSparseBitset<D, 1>)              \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_acc2, NeonSparseBitset<D, 2>)

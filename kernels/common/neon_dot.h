@@ -155,6 +155,17 @@ struct Lut {
     }
     return count;
   }
+  // The same list from a producer's bitset (bit c of word c / 64 set when chunk c is
+  // non-zero; bits from `chunks` on are ignored): no input scan.
+  static int from_bits(const std::uint64_t* words, int chunks, std::uint16_t* out) {
+    int count = 0;
+    for (int b = 0; b < chunks; b += 64) {
+      const int len = chunks - b < 64 ? chunks - b : 64;
+      const std::uint64_t m = len < 64 ? words[b / 64] & ((std::uint64_t(1) << len) - 1) : words[b / 64];
+      count = emit_lut(m, len, b, out, count);
+    }
+    return count;
+  }
 };
 
 }  // namespace
