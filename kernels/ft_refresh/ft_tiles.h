@@ -360,7 +360,7 @@ struct UpdateFused {
 #define NNUELAB_FT_REFRESH_TECHNIQUES(V, R)              \
   NNUELAB_FT_REFRESH_DEFINE(naive, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshNaive<V>) \
   NNUELAB_FT_REFRESH_DEFINE(tiled, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<V, R>)
-// The row-group form, for the ISA files that register it (not scalar, not xsimd).
+// The row-group form, for the ISA files that register it (not scalar; xsimd too).
 #define NNUELAB_FT_REFRESH_GROUPED_TECHNIQUE(V) \
   NNUELAB_FT_REFRESH_DEFINE(grouped, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshGrouped<V>)
 // The prefetching tiled form, for the ISA files that register it (not scalar, not xsimd).
