@@ -9,6 +9,7 @@
 #include "bench/peak.h"
 #include "bench/register.h"
 #include "kernels/affine/registry.h"
+#include "kernels/common/elementwise.h"
 #include "reference/affine.h"
 #include "reference/find_nnz.h"
 #include "workloads/data.h"
@@ -74,7 +75,7 @@ template <bool kBits = false, class Kernel>
 void time_affine(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, bool sparse,
                  const std::string& isa, Kernel&& kernel) {
   const int batch = batch_size(call_bytes(s));
-  const std::size_t words = std::size_t(s.in / 4 + 63) / 64 + 1;
+  const std::size_t words = std::size_t(nnz_bitset_words(s.in));
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
   workloads::Buffer<std::int32_t> out(std::size_t(s.out) * batch);
   workloads::Buffer<std::uint64_t> bits(kBits ? words * batch : 1);
@@ -139,7 +140,7 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
     // its own benchmark (the activations' *_bits variants).
     // The quick grid times them at chunk:15 and on the real traces only (not byte:15).
     if (!v->run_bits || dense_input || (grid() == Grid::kQuick && density_name.starts_with("byte"))) continue;
-    register_variant_benchmark(v->info.op + "/" + v->info.isa + "/" + v->info.technique + "_from_bits" + suffix,
+    register_variant_benchmark(affine::from_bits_name(*v) + suffix,
                                &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
       const Weights& w = weights_for(s);
       const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed

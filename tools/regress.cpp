@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "kernels/affine/registry.h"
+#include "kernels/common/elementwise.h"
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
 #include "kernels/dot_u8i8/registry.h"
@@ -166,12 +167,12 @@ void add_affine(Cases& out) {
       // The same kernel given a fused producer's nnz bitset (nnuelab_bench's
       // <technique>_from_bits), at sparse inputs; the bitsets are written at setup.
       if (!vp->run_bits || as.density.kind == DensityKind::kDense) continue;
-      out.push_back({case_name(v.info.op + "/" + v.info.isa + "/" + v.info.technique + "_from_bits", shape, density),
+      out.push_back({case_name(affine::from_bits_name(v), shape, density),
                      [=]() -> Call {
                        data();
                        auto packed = std::make_shared<affine::Packed>(
                            affine::prepare(*vp, {s, weights->data(), bias->data()}));
-                       const std::size_t words = std::size_t(s.in / 4 + 63) / 64 + 1;
+                       const std::size_t words = std::size_t(nnz_bitset_words(s.in));
                        auto bits = std::make_shared<std::vector<std::uint64_t>>(words * kInputs);
                        for (int j = 0; j < kInputs; ++j) ref::nnz_chunk_bitset(pool->get(j), s.in, bits->data() + j * words);
                        return [=](int j) { vp->run_bits(*packed, pool->get(j), bits->data() + j * words, output->data()); };

@@ -36,6 +36,7 @@ std::span<const Variant> variants() {
 }
 
 std::string shape_name(const Shape& s) { return std::to_string(s.in) + "x" + std::to_string(s.out); }
+std::string from_bits_name(const Variant& v) { return v.info.name + "_from_bits"; }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
   if (!v.info.available()) return "this CPU lacks " + v.info.missing();

@@ -23,6 +23,9 @@ struct Variant {
 std::span<const Variant> variants();
 
 std::string shape_name(const Shape& s);  // "1024x32"
+// "<op>/<isa>/<technique>_from_bits": how the benchmarks and the regression gate name a
+// variant's run_bits path (given a producer's nnz bitset); not a registry name.
+std::string from_bits_name(const Variant& v);
 
 // Empty when the variant supports the shape, else why not (the op's own limits
 // 1 <= in <= 65536, 1 <= out <= 65536 included). A variant this CPU cannot run is

@@ -381,6 +381,8 @@ template <class V, int R>
   const auto* moved = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
   const auto* index = reinterpret_cast<const std::uint32_t*>(moved + std::size_t(n) * p.shape.out * 4);
   const std::int8_t* base = moved + std::size_t(first) * 4;
+  // x2_single with both addresses formed here (stride and chunk 0): heavy chunk k's input
+  // is chunk index[k], its tile the k-th moved one.
   if (sparse && n * 8 > p.shape.in / 4) {
     for (std::int64_t k = 0; k < n; ++k)
       if (load_chunk(input + 4 * std::size_t(index[k])))
