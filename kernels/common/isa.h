@@ -24,3 +24,16 @@
 
 #include <cstddef>
 #include <cstdint>
+
+// Put before a loop over a kernel's registers (for r < R, k < K with compile-time bounds):
+// the loop is unrolled whole early, before GCC's scalar replacement of aggregates, so an
+// accumulator array `reg acc[R]` becomes R registers. Left to the late unroller, GCC 12
+// kept such arrays half in memory: the x2 slabs stored their accumulators to the stack
+// around every tail and heavy-chunk loop and copied registers in the pair loop (the gate
+// counted 2-14% more instructions per call for the x2 affine variants). Not a rule: where
+// it cost instructions (affine's bitset walk and pipe forms) the loop says so and goes without.
+#if defined(__clang__)
+#define NNUELAB_UNROLL _Pragma("unroll")
+#else
+#define NNUELAB_UNROLL _Pragma("GCC unroll 32")
+#endif
