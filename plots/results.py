@@ -75,6 +75,15 @@ class Result:
         return statistics.median(self.times) if self.times else None
 
     @property
+    def spread(self):
+        """The repetitions' coefficient of variation (sample standard deviation over mean,
+        in %), or None with fewer than two (./lab bench --repetitions N gives N)."""
+        if len(self.times) < 2:
+            return None
+        mean = statistics.fmean(self.times)
+        return statistics.stdev(self.times) / mean * 100 if mean > 0 else None
+
+    @property
     def counters(self):
         return {k: statistics.median(v) for k, v in self._counters.items()}
 

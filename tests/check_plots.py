@@ -3,6 +3,7 @@
 
     check_plots.py render SOURCE_DIR SAMPLE.json   every expected chart, CSV, page is written
     check_plots.py bad-input SOURCE_DIR            missing/corrupt inputs fail with a clear message
+    check_plots.py spread SOURCE_DIR               summary and report show the repetitions' spread
 
 Exits 77 (CTest SKIP_RETURN_CODE) when /usr/bin/python3 lacks matplotlib: the charts were
 not checked, which is not a pass.
@@ -103,6 +104,47 @@ def bad_input(src):
             check(code != 0 and "run ./lab bench first" in err, f"{name} without results: says to run ./lab bench first")
 
 
+def spread(src):
+    """A result of 3 repetitions (as ./lab bench --repetitions 3 writes it, aggregates
+    included) and one of a single run: the table and report.md show the coefficient of
+    variation of the repetitions, computed here independently, and a blank for one run."""
+    import json
+    import statistics
+    reps = [2.0, 2.2, 2.5]
+    expected = f"{statistics.pstdev(reps) * (3 / 2) ** 0.5 / (sum(reps) / 3) * 100:.1f}"
+    entries = []
+    for name, times in [("crelu32/scalar/reference/32>>6/dense:100", [8.0, 8.0, 8.0]),
+                        ("crelu32/avx2/packs_shift_permute/32>>6/dense:100", reps),
+                        ("crelu16/avx2/packs_max_permute/32/dense:100", [3.0])]:
+        full = name + "/manual_time"
+        for i, t in enumerate(times):
+            entries.append({"name": full, "run_name": full, "run_type": "iteration", "repetitions": len(times),
+                            "repetition_index": i, "iterations": 100, "real_time": t, "cpu_time": t, "time_unit": "ns"})
+        # Google Benchmark's own aggregates, which the readers must ignore.
+        entries.append({"name": full + "_median", "run_name": full, "run_type": "aggregate", "aggregate_name": "median",
+                        "iterations": len(times), "real_time": 999.0, "cpu_time": 999.0, "time_unit": "ns"})
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "reps.json")
+        with open(path, "w") as f:
+            json.dump({"context": {"nnuelab_cpu_model": "test CPU", "date": "2026-11-24T00:00:00"}, "benchmarks": entries}, f)
+        code, out, err = run([os.path.join(src, "plots", "summary.py"), path])
+        check(code == 0, f"summary.py exits 0 (got {code}; stderr: {err.strip()[-300:]})")
+        rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("crelu")}
+        avx2 = rows.get("crelu32/avx2/packs_shift_permute/32>>6/dense:100", [])
+        check(avx2[:2] == ["2.2", expected], f"summary.py: median 2.2 and cv {expected} (got {avx2})")
+        check(rows.get("crelu32/scalar/reference/32>>6/dense:100", [])[:2] == ["8.0", "0.0"],
+              "summary.py: equal repetitions have cv 0.0")
+        single = rows.get("crelu16/avx2/packs_max_permute/32/dense:100", [])
+        check(single[:1] == ["3.0"] and len(single) == 1, f"summary.py: one run has no cv (got {single})")
+        page = os.path.join(tmp, "report", "report.html")
+        code, out, err = run([os.path.join(src, "plots", "report.py"), "--out", page, path])
+        check(code == 0, f"report.py exits 0 (got {code}; stderr: {err.strip()[-300:]})")
+        md = os.path.join(tmp, "report", "report.md")
+        text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
+        check(f"| `crelu32/avx2/packs_shift_permute` | 2.2 | {expected} |" in text,
+              f"report.md: the winner's row has its cv {expected}")
+
+
 def main(argv):
     try:
         import matplotlib  # noqa: F401
@@ -113,6 +155,8 @@ def main(argv):
         render(argv[1], argv[2])
     elif len(argv) == 2 and argv[0] == "bad-input":
         bad_input(argv[1])
+    elif len(argv) == 2 and argv[0] == "spread":
+        spread(argv[1])
     else:
         print(__doc__)
         return 2
