@@ -81,6 +81,7 @@ class BitWriter {
 template <int S>
 struct Imm {
   static_assert(S >= 0 && S < 16, "a 16-bit shift count");
+  static constexpr int value = S;
 };
 
 // f(Imm<s>{}) for a run-time s in 0..8; false for any other s, which the caller then
@@ -133,6 +134,8 @@ struct X128 {
   template <int S>
   static reg sra16(reg a, Imm<S>) { return _mm_srai_epi16(a, S); }
   static reg srl16(reg a, __m128i c) { return _mm_srl_epi16(a, c); }
+  template <int S>
+  static reg srl16(reg a, Imm<S>) { return _mm_srli_epi16(a, S); }
   static reg sll16(reg a, __m128i c) { return _mm_sll_epi16(a, c); }
   static reg mulhi16(reg a, reg b) { return _mm_mulhi_epi16(a, b); }
   static reg subs_epu16(reg a, reg b) { return _mm_subs_epu16(a, b); }
@@ -180,6 +183,8 @@ struct X256 {
   template <int S>
   static reg sra16(reg a, Imm<S>) { return _mm256_srai_epi16(a, S); }
   static reg srl16(reg a, __m128i c) { return _mm256_srl_epi16(a, c); }
+  template <int S>
+  static reg srl16(reg a, Imm<S>) { return _mm256_srli_epi16(a, S); }
   static reg sll16(reg a, __m128i c) { return _mm256_sll_epi16(a, c); }
   static reg mulhi16(reg a, reg b) { return _mm256_mulhi_epi16(a, b); }
   static reg subs_epu16(reg a, reg b) { return _mm256_subs_epu16(a, b); }
@@ -225,6 +230,8 @@ struct X512 {
   template <int S>
   static reg sra16(reg a, Imm<S>) { return _mm512_srai_epi16(a, S); }
   static reg srl16(reg a, __m128i c) { return _mm512_srl_epi16(a, c); }
+  template <int S>
+  static reg srl16(reg a, Imm<S>) { return _mm512_srli_epi16(a, S); }
   static reg sll16(reg a, __m128i c) { return _mm512_sll_epi16(a, c); }
   static reg mulhi16(reg a, reg b) { return _mm512_mulhi_epi16(a, b); }
   static reg subs_epu16(reg a, reg b) { return _mm512_subs_epu16(a, b); }
@@ -278,9 +285,15 @@ inline typename V::reg clip_packed_addsubs(typename V::reg x01, typename V::reg 
 // so the total is floor(x^2 / 2^(2s + 7)); packs_epi16 saturates the non-negative result at
 // 127, the min of the reference. post >= 0 needs s >= 5 (smaller shifts would need the low
 // half); the int16 narrowing is harmless only while s <= 8 (32767^2 >> (2s + 7) >= 127).
-template <class V>
-inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, typename V::count post) {
+// `post`: a V::count, or an Imm<P> on the x86 interfaces (sqr_post_imm).
+template <class V, class Count>
+inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, Count post) {
   return V::packs16(V::srl16(V::mulhi16(x01, x01), post), V::srl16(V::mulhi16(x23, x23), post));
 }
+
+// The immediate of sqr_packed's post shift for a compile-time shift S (Imm<S>): 2S + 7 - 16,
+// which exists only for S >= 5, the square's domain.
+template <class ImmS>
+using sqr_post_imm = Imm<2 * ImmS::value + 7 - 16>;
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::act

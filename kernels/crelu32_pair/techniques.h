@@ -21,11 +21,12 @@ const char* shared_packs_domain(const Shape& s) {
   return nullptr;
 }
 
-template <class V, bool Bits>
-void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+// shift, post: the clip's shift and the square's 2 * shift + 7 - 16, both run-time
+// V::counts or both act::Imm (shared_packs_imm_run).
+template <class V, bool Bits, class Count, class PostCount>
+void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+                       Count shift, PostCount post) {
   constexpr int kLanes = V::kBytes / 4;
-  const typename V::count shift = V::shift_count(s.shift);
-  const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
   const int n = s.n, vectors = n / V::kBytes;
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
   // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
@@ -52,6 +53,27 @@ void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* o
   }
 }
 
+template <class V, bool Bits>
+void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  shared_packs_loop<V, Bits>(s, input, output, bits, V::shift_count(s.shift), V::shift_count(2 * s.shift + 7 - 16));
+}
+
+// Both shifts as immediates (vpsraw $s, vpsrlw $2s-9: one uop each, where the register-
+// count forms are two on Intel cores, one of them on port 5 with the packs and the two
+// permutes): one instantiation per shift 5..8, picked once per call. Any other shift
+// (refused by supports) takes the run-time counts, so the kernel still equals shared_packs_run.
+template <class V, bool Bits>
+[[gnu::always_inline]] inline void shared_packs_imm_run(const Shape& s, const std::int32_t* input,
+                                                        std::uint8_t* output, std::uint64_t* bits) {
+  const bool imm = act::with_imm_shift8(s.shift, [&](auto shift) {
+    if constexpr (decltype(shift)::value >= 5)
+      shared_packs_loop<V, Bits>(s, input, output, bits, shift, act::sqr_post_imm<decltype(shift)>{});
+    else
+      shared_packs_run<V, Bits>(s, input, output, bits);
+  });
+  if (!imm) shared_packs_run<V, Bits>(s, input, output, bits);
+}
+
 // The unfused baseline the shared form is measured against: what calling sqr_crelu32 and
 // then crelu32 does, two passes over the input, each with its own packs_epi32 narrowing.
 template <class V>
@@ -76,8 +98,10 @@ void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t*
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
 
-#define NNUELAB_CRELU32_PAIR_DEFINE(tech, V, Bits)                                               \
+// Run is shared_packs_run (run-time shift counts) or shared_packs_imm_run (immediates).
+#define NNUELAB_CRELU32_PAIR_DEFINE_RUN(tech, V, Bits, Run)                                      \
   const char* tech##_supports(const Shape& s) { return shared_packs_domain<V>(s); }             \
   void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
-    shared_packs_run<V, Bits>(s, in, out, b);                                                    \
+    Run<V, Bits>(s, in, out, b);                                                                 \
   }
+#define NNUELAB_CRELU32_PAIR_DEFINE(tech, V, Bits) NNUELAB_CRELU32_PAIR_DEFINE_RUN(tech, V, Bits, shared_packs_run)

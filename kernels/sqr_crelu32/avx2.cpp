@@ -7,5 +7,7 @@ namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32 {
 // Two per-lane packs, then vpermd (act::X256::fix_packs32x2) restores the order.
 NNUELAB_SQR_CRELU32_DEFINE(packs_mulhi_permute, act::X256, false)
 NNUELAB_SQR_CRELU32_DEFINE(packs_mulhi_permute_bits, act::X256, true)
+// The same with the post shift as an immediate (vpsrlw $p).
+NNUELAB_SQR_CRELU32_DEFINE_RUN(packs_mulhi_imm_permute, act::X256, false, packs_mulhi_imm_run)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32

@@ -24,10 +24,11 @@ const char* packs_mulhi_domain(const Shape& s) {
   return nullptr;
 }
 
-template <class V, bool Bits>
-void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+// `post`: the shift after mulhi, 2 * shift + 7 - 16: a run-time V::count, or an act::Imm.
+template <class V, bool Bits, class Count>
+void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+                      Count post) {
   constexpr int kLanes = V::kBytes / 4;
-  const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
   const int vectors = s.n / V::kBytes;
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
@@ -41,10 +42,34 @@ void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* ou
   if constexpr (Bits) w.finish();
 }
 
+template <class V, bool Bits>
+void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  packs_mulhi_loop<V, Bits>(s, input, output, bits, V::shift_count(2 * s.shift + 7 - 16));
+}
+
+// The same loop with the post shift as an immediate (vpsrlw $p: one uop, where vpsrlw %xmm
+// is two on Intel cores, one of them on port 5 with the packs and the permute): one
+// instantiation per shift 5..8, picked once per call (act::with_imm_shift8). Any other
+// shift (refused by supports; only a raw call gets here) takes the run-time count, so the
+// kernel still equals packs_mulhi_run.
+template <class V, bool Bits>
+[[gnu::always_inline]] inline void packs_mulhi_imm_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                       std::uint64_t* bits) {
+  const bool imm = act::with_imm_shift8(s.shift, [&](auto shift) {
+    if constexpr (decltype(shift)::value >= 5)
+      packs_mulhi_loop<V, Bits>(s, input, output, bits, act::sqr_post_imm<decltype(shift)>{});
+    else
+      packs_mulhi_run<V, Bits>(s, input, output, bits);
+  });
+  if (!imm) packs_mulhi_run<V, Bits>(s, input, output, bits);
+}
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
 
-#define NNUELAB_SQR_CRELU32_DEFINE(tech, V, Bits)                                                \
+// Run is packs_mulhi_run (run-time post shift) or packs_mulhi_imm_run (immediate).
+#define NNUELAB_SQR_CRELU32_DEFINE_RUN(tech, V, Bits, Run)                                       \
   const char* tech##_supports(const Shape& s) { return packs_mulhi_domain<V>(s); }              \
   void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
-    packs_mulhi_run<V, Bits>(s, in, out, b);                                                     \
+    Run<V, Bits>(s, in, out, b);                                                                 \
   }
+#define NNUELAB_SQR_CRELU32_DEFINE(tech, V, Bits) NNUELAB_SQR_CRELU32_DEFINE_RUN(tech, V, Bits, packs_mulhi_run)
