@@ -285,15 +285,23 @@ inline typename V::reg clip_packed_addsubs(typename V::reg x01, typename V::reg 
 // so the total is floor(x^2 / 2^(2s + 7)); packs_epi16 saturates the non-negative result at
 // 127, the min of the reference. post >= 0 needs s >= 5 (smaller shifts would need the low
 // half); the int16 narrowing is harmless only while s <= 8 (32767^2 >> (2s + 7) >= 127).
-// `post`: a V::count, or an Imm<P> on the x86 interfaces (sqr_post_imm).
+// `post`: a V::count, or an Imm<P> on the x86 interfaces (with_imm_sqr_shifts).
 template <class V, class Count>
 inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, Count post) {
   return V::packs16(V::srl16(V::mulhi16(x01, x01), post), V::srl16(V::mulhi16(x23, x23), post));
 }
 
-// The immediate of sqr_packed's post shift for a compile-time shift S (Imm<S>): 2S + 7 - 16,
-// which exists only for S >= 5, the square's domain.
-template <class ImmS>
-using sqr_post_imm = Imm<2 * ImmS::value + 7 - 16>;
+// f(Imm<s>, Imm<2s + 7 - 16>) for a run-time shift s in 5..8, the square's domain: the
+// clip's shift and sqr_packed's post shift as immediates. false for any other s, which the
+// caller then handles with run-time counts.
+template <class F>
+inline bool with_imm_sqr_shifts(int s, F&& f) {
+  bool done = false;
+  with_imm_shift8(s, [&](auto shift) {
+    constexpr int S = decltype(shift)::value;
+    if constexpr (S >= 5) f(shift, Imm<2 * S + 7 - 16>{}), done = true;
+  });
+  return done;
+}
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::act

@@ -65,13 +65,8 @@ void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* o
 template <class V, bool Bits>
 [[gnu::always_inline]] inline void shared_packs_imm_run(const Shape& s, const std::int32_t* input,
                                                         std::uint8_t* output, std::uint64_t* bits) {
-  const bool imm = act::with_imm_shift8(s.shift, [&](auto shift) {
-    if constexpr (decltype(shift)::value >= 5)
-      shared_packs_loop<V, Bits>(s, input, output, bits, shift, act::sqr_post_imm<decltype(shift)>{});
-    else
-      shared_packs_run<V, Bits>(s, input, output, bits);
-  });
-  if (!imm) shared_packs_run<V, Bits>(s, input, output, bits);
+  const auto loop = [&](auto shift, auto post) { shared_packs_loop<V, Bits>(s, input, output, bits, shift, post); };
+  if (!act::with_imm_sqr_shifts(s.shift, loop)) shared_packs_run<V, Bits>(s, input, output, bits);
 }
 
 // The unfused baseline the shared form is measured against: what calling sqr_crelu32 and

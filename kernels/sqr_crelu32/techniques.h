@@ -49,19 +49,14 @@ void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* ou
 
 // The same loop with the post shift as an immediate (vpsrlw $p: one uop, where vpsrlw %xmm
 // is two on Intel cores, one of them on port 5 with the packs and the permute): one
-// instantiation per shift 5..8, picked once per call (act::with_imm_shift8). Any other
+// instantiation per shift 5..8, picked once per call (act::with_imm_sqr_shifts). Any other
 // shift (refused by supports; only a raw call gets here) takes the run-time count, so the
 // kernel still equals packs_mulhi_run.
 template <class V, bool Bits>
 [[gnu::always_inline]] inline void packs_mulhi_imm_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                        std::uint64_t* bits) {
-  const bool imm = act::with_imm_shift8(s.shift, [&](auto shift) {
-    if constexpr (decltype(shift)::value >= 5)
-      packs_mulhi_loop<V, Bits>(s, input, output, bits, act::sqr_post_imm<decltype(shift)>{});
-    else
-      packs_mulhi_run<V, Bits>(s, input, output, bits);
-  });
-  if (!imm) packs_mulhi_run<V, Bits>(s, input, output, bits);
+  const auto loop = [&](auto, auto post) { packs_mulhi_loop<V, Bits>(s, input, output, bits, post); };
+  if (!act::with_imm_sqr_shifts(s.shift, loop)) packs_mulhi_run<V, Bits>(s, input, output, bits);
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
