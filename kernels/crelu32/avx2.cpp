@@ -10,5 +10,6 @@ NNUELAB_CRELU32_DEFINE(packs_shift_permute_bits, act::X256, PacksMax, packs_doma
 NNUELAB_CRELU32_DEFINE(packus_shift_permute, act::X256, PackusMin, packus_domain, false)
 // The same with the shift as an immediate (vpsraw $s: one uop, where vpsraw %xmm is two).
 NNUELAB_CRELU32_DEFINE_LOOP(packs_shift_imm_permute, act::X256, PacksMax, packs_domain, false, run_loop_imm)
+NNUELAB_CRELU32_DEFINE_LOOP(packs_shift_imm_permute_bits, act::X256, PacksMax, packs_domain, true, run_loop_imm)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

@@ -8,5 +8,6 @@ namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
 NNUELAB_CRELU32_DEFINE(packs_shift_permute, act::X512, PacksMax, packs_domain, false)
 NNUELAB_CRELU32_DEFINE(packs_shift_permute_bits, act::X512, PacksMax, packs_domain, true)
 NNUELAB_CRELU32_DEFINE_LOOP(packs_shift_imm_permute, act::X512, PacksMax, packs_domain, false, run_loop_imm)
+NNUELAB_CRELU32_DEFINE_LOOP(packs_shift_imm_permute_bits, act::X512, PacksMax, packs_domain, true, run_loop_imm)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

@@ -14,5 +14,6 @@ void separate_packs_permute_run(const Shape& s, const std::int32_t* in, std::uin
 NNUELAB_CRELU32_PAIR_DEFINE(shared_packs_permute_bits, act::X256, true)
 // The same with both shifts as immediates (vpsraw $s, vpsrlw $2s-9).
 NNUELAB_CRELU32_PAIR_DEFINE_RUN(shared_packs_imm_permute, act::X256, false, shared_packs_imm_run)
+NNUELAB_CRELU32_PAIR_DEFINE_RUN(shared_packs_imm_permute_bits, act::X256, true, shared_packs_imm_run)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair

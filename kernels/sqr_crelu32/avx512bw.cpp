@@ -9,5 +9,6 @@ NNUELAB_SQR_CRELU32_DEFINE(packs_mulhi_permute, act::X512, false)
 NNUELAB_SQR_CRELU32_DEFINE(packs_mulhi_permute_bits, act::X512, true)
 // The same with the post shift as an immediate (vpsrlw $p).
 NNUELAB_SQR_CRELU32_DEFINE_RUN(packs_mulhi_imm_permute, act::X512, false, packs_mulhi_imm_run)
+NNUELAB_SQR_CRELU32_DEFINE_RUN(packs_mulhi_imm_permute_bits, act::X512, true, packs_mulhi_imm_run)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
