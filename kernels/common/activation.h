@@ -91,7 +91,7 @@ struct Imm {
 // order 0..8 took 2.54 ns and a switch (a jump table) 3.72 ns. A fold over an
 // integer_sequence reads simpler, but GCC 12 compiles it to that jump table as well.
 template <int S = 0, class F>
-inline bool with_imm_shift8_from(int s, F& f) {
+[[gnu::always_inline]] inline bool with_imm_shift8_from(int s, F& f) {
   if constexpr (S > 8) {
     return false;
   } else {
@@ -100,7 +100,7 @@ inline bool with_imm_shift8_from(int s, F& f) {
   }
 }
 template <class F>
-inline bool with_imm_shift8(int s, F&& f) {
+[[gnu::always_inline]] inline bool with_imm_shift8(int s, F&& f) {
   if (s == 6) return f(Imm<6>{}), true;
   return with_imm_shift8_from(s, f);
 }
@@ -295,7 +295,7 @@ inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, Coun
 // clip's shift and sqr_packed's post shift as immediates. false for any other s, which the
 // caller then handles with run-time counts.
 template <class F>
-inline bool with_imm_sqr_shifts(int s, F&& f) {
+[[gnu::always_inline]] inline bool with_imm_sqr_shifts(int s, F&& f) {
   bool done = false;
   with_imm_shift8(s, [&](auto shift) {
     constexpr int S = decltype(shift)::value;
