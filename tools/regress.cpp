@@ -260,12 +260,14 @@ void add_crelu32(Cases& out) {
 }
 
 void add_sqr_crelu32(Cases& out) {
-  const sqr_crelu32::Shape s{1024, 6};
-  add_elementwise<sqr_crelu32::Variant>(
-      out, "sqr_crelu32", sqr_crelu32::variants(), s, sqr_crelu32::shape_name(s),
-      uniform_inputs<std::int32_t>(s.n, -(1 << 14), 1 << 14, seed_of("sqr_crelu32/1024")),
-      [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::sqr_crelu32(in, sh.n, sh.shift, o); },
-      &sqr_crelu32::why_unsupported);
+  for (int n : {32, 1024}) {  // 32: Stockfish's hidden layer, where a call's fixed part shows
+    const sqr_crelu32::Shape s{n, 6};
+    add_elementwise<sqr_crelu32::Variant>(
+        out, "sqr_crelu32", sqr_crelu32::variants(), s, sqr_crelu32::shape_name(s),
+        uniform_inputs<std::int32_t>(n, -(1 << 14), 1 << 14, seed_of("sqr_crelu32/" + std::to_string(n))),
+        [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::sqr_crelu32(in, sh.n, sh.shift, o); },
+        &sqr_crelu32::why_unsupported);
+  }
 }
 
 void add_crelu32_pair(Cases& out) {

@@ -23,8 +23,10 @@ const char* shared_packs_domain(const Shape& s) {
 
 // shift, post: the clip's shift and the square's 2 * shift + 7 - 16, both run-time
 // V::counts or both act::Imm (shared_packs_imm_run).
+// Always inlined, as is shared_packs_run: the register-count loop is also the imm forms'
+// fallback, and GCC had made it one shared out-of-line copy (crelu32's run_loop_by says the cost).
 template <class V, bool Bits, class Count, class PostCount>
-void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+[[gnu::always_inline]] inline void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
                        Count shift, PostCount post) {
   constexpr int kLanes = V::kBytes / 4;
   const int n = s.n, vectors = n / V::kBytes;
@@ -54,7 +56,7 @@ void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* 
 }
 
 template <class V, bool Bits>
-void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+[[gnu::always_inline]] inline void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
   shared_packs_loop<V, Bits>(s, input, output, bits, V::shift_count(s.shift), V::shift_count(2 * s.shift + 7 - 16));
 }
 

@@ -25,8 +25,10 @@ const char* packs_mulhi_domain(const Shape& s) {
 }
 
 // `post`: the shift after mulhi, 2 * shift + 7 - 16: a run-time V::count, or an act::Imm.
+// Always inlined, as is packs_mulhi_run: the register-count loop is also the imm forms'
+// fallback, and GCC had made it one shared out-of-line copy (crelu32's run_loop_by says the cost).
 template <class V, bool Bits, class Count>
-void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+[[gnu::always_inline]] inline void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
                       Count post) {
   constexpr int kLanes = V::kBytes / 4;
   const int vectors = s.n / V::kBytes;
@@ -43,7 +45,7 @@ void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* o
 }
 
 template <class V, bool Bits>
-void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+[[gnu::always_inline]] inline void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
   packs_mulhi_loop<V, Bits>(s, input, output, bits, V::shift_count(2 * s.shift + 7 - 16));
 }
 
