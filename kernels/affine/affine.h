@@ -55,6 +55,20 @@ void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bia
 // kernels pair every listed chunk with no test and add the heavy chunks' one-chunk dots
 // in a pass of their own. unpack_tiles4_x2 puts them back.
 void pack_tiles4_x2(const Canonical& canonical, Packed& packed);
+// Where slot 3 keeps the heavy chunks' indices: after their n tiles of out x 4 bytes.
+constexpr std::size_t heavy_index_offset(std::int64_t n, int out) { return std::size_t(n) * std::size_t(out) * 4; }
+// The heavy chunks of a pack_tiles4_x2 layout: n, their tiles (k-th tile at k * out * 4)
+// and their chunk indices in chunk order.
+struct HeavyChunks {
+  std::int64_t n;
+  const std::int8_t* tiles;
+  const std::uint32_t* index;
+};
+inline HeavyChunks heavy_chunks(const Packed& p) {
+  const std::int64_t n = p.blocks.meta[0];
+  const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
+  return {n, tiles, reinterpret_cast<const std::uint32_t*>(tiles + heavy_index_offset(n, p.shape.out))};
+}
 void unpack_tiles4_x2(const Packed& packed, std::int8_t* weights, std::int32_t* bias);
 // Thrown (std::invalid_argument) by block-sparse-output variants when an input chunk
 // feeds more than 4 blocks of 16 outputs.

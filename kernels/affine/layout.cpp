@@ -71,7 +71,7 @@ void pack_tiles4_x2(const Canonical& c, Packed& p) {
   for (int w = 0; w <= chunks / 64; ++w) n += __builtin_popcountll(heavy[w]);
   const std::size_t tile = std::size_t(out) * 4;
   auto* moved = static_cast<std::int8_t*>(packed_alloc(p.blocks, 3, std::size_t(n) * (tile + 4) + 4));
-  auto* index = reinterpret_cast<std::uint32_t*>(moved + std::size_t(n) * tile);
+  auto* index = reinterpret_cast<std::uint32_t*>(moved + heavy_index_offset(n, out));
   auto* tiles = static_cast<std::int8_t*>(p.blocks.slot[0].data);
   std::int64_t k = 0;
   for (int ch = 0; ch < chunks; ++ch) {
@@ -86,13 +86,11 @@ void pack_tiles4_x2(const Canonical& c, Packed& p) {
 void unpack_tiles4_x2(const Packed& p, std::int8_t* weights, std::int32_t* bias) {
   unpack_tiles4(p, weights, bias);  // heavy chunks read as zero here; put them back
   const int in = p.shape.in, out = p.shape.out;
-  const std::int64_t n = p.blocks.meta[0];
-  const auto* moved = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
-  const auto* index = reinterpret_cast<const std::uint32_t*>(moved + std::size_t(n) * out * 4);
-  for (std::int64_t k = 0; k < n; ++k)
+  const HeavyChunks h = heavy_chunks(p);
+  for (std::int64_t k = 0; k < h.n; ++k)
     for (int o = 0; o < out; ++o)
       for (int j = 0; j < 4; ++j)
-        weights[std::size_t(o) * in + 4 * index[k] + j] = moved[(std::size_t(k) * out + o) * 4 + j];
+        weights[std::size_t(o) * in + 4 * h.index[k] + j] = h.tiles[(std::size_t(k) * out + o) * 4 + j];
 }
 
 void throw_too_many_blocks(int chunk) {

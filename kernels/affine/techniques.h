@@ -388,9 +388,9 @@ template <class V, int R>
                                             const std::uint8_t* input, bool sparse) {
   const std::int64_t n = p.blocks.meta[0];
   if (!n) return;
-  const auto* moved = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
-  const auto* index = reinterpret_cast<const std::uint32_t*>(moved + std::size_t(n) * p.shape.out * 4);
-  const std::int8_t* base = moved + std::size_t(first) * 4;
+  const HeavyChunks h = heavy_chunks(p);
+  const std::uint32_t* index = h.index;
+  const std::int8_t* base = h.tiles + std::size_t(first) * 4;
   // x2_single with both addresses formed here (stride and chunk 0): heavy chunk k's input
   // is chunk index[k], its tile the k-th moved one.
   if (sparse && n * 8 > p.shape.in / 4) {
