@@ -228,8 +228,11 @@ void register_ft() {
         for (bool in_place : {false, true})
           if (l1 != 1024 || in_place) register_update({l1, kFeatures, rem, add, 1, in_place});
     for (auto [add, rem] : counts) register_update({1024, kFeatures, rem, add, 2, false});
-    register_update({1024, kFeatures, 3, 3, 1, false});  // general counts: naive and tiled only
+    register_update({1024, kFeatures, 6, 6, 1, false});  // two grouped passes of +3-3
   }
+  // General counts (no fused form): +3-3, three quiet moves applied at once, as an update
+  // from an ancestor entry does; naive, tiled and grouped only.
+  register_update({1024, kFeatures, 3, 3, 1, false});
 }
 
 }  // namespace nnuelab::bench

@@ -8,6 +8,7 @@
 // wrap-around: paddw/psubw, exactly the reference's mod-2^16 arithmetic, so rows may be
 // applied in any order and the accumulator split into any slices).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -222,19 +223,33 @@ struct RefreshTiled {
 // pointers, the accumulator, the source and the index still fit the 15 usable x86 GPRs).
 constexpr int kRefreshGroup = 10;
 
+// acc[0..l1) = src[0..l1) + the A rows of `add` - the S rows of `sub` (A == S == 0: a
+// copy). Each register of acc is read from src before it is stored, so acc == src (an
+// update in place) is fine.
+template <class V, int A, int S>
+inline void apply_row_group(std::int16_t* acc, const std::int16_t* src, const std::int16_t* w, int l1,
+                            const std::uint32_t* add, const std::uint32_t* sub) {
+  const std::int16_t* ra[A > 0 ? A : 1];
+  const std::int16_t* rs[S > 0 ? S : 1];
+#pragma GCC unroll 32
+  for (int q = 0; q < A; ++q) ra[q] = row(w, l1, add[q]);
+#pragma GCC unroll 32
+  for (int q = 0; q < S; ++q) rs[q] = row(w, l1, sub[q]);
+  for (int i = 0; i < l1; i += V::kLanes) {
+    typename V::reg x = V::load(src + i);
+#pragma GCC unroll 32
+    for (int q = 0; q < A; ++q) x = V::add(x, V::load(ra[q] + i));
+#pragma GCC unroll 32
+    for (int q = 0; q < S; ++q) x = V::sub(x, V::load(rs[q] + i));
+    V::store(acc + i, x);
+  }
+}
+
 // acc[0..l1) = src[0..l1) + the N rows of ids (N == 0: a copy).
 template <class V, int N>
 inline void add_row_group(std::int16_t* acc, const std::int16_t* src, const std::int16_t* w, int l1,
                           const std::uint32_t* ids) {
-  const std::int16_t* r[N > 0 ? N : 1];
-#pragma GCC unroll 32
-  for (int q = 0; q < N; ++q) r[q] = row(w, l1, ids[q]);
-  for (int i = 0; i < l1; i += V::kLanes) {
-    typename V::reg x = V::load(src + i);
-#pragma GCC unroll 32
-    for (int q = 0; q < N; ++q) x = V::add(x, V::load(r[q] + i));
-    V::store(acc + i, x);
-  }
+  apply_row_group<V, N, 0>(acc, src, w, l1, ids, nullptr);
 }
 
 // add_row_group with the row count g (0 <= g <= N) as a compile-time constant.
@@ -309,6 +324,46 @@ struct UpdateTiled {
   }
 };
 
+// grouped: refresh's row groups for any counts. Each pass reads every register of its
+// source once (prev, then out), adds up to kUpdateGroup added rows and subtracts up to
+// kUpdateGroup removed ones, and stores once: the rows are sequential streams, as in
+// RefreshGrouped, and up to 4 + 4 rows need no accumulator pass of their own. The counts
+// are split into max(ceil(added / 4), ceil(removed / 4)) passes of nearly equal shares,
+// each pass's (added, removed) a compile-time pair (25 instantiations), so +3-3 (three
+// quiet moves applied at once, an update from an ancestor entry) is one pass, where the
+// fused forms take only their exact counts and `tiled` re-reads rows slice by slice.
+// Each register is read before it is written, so it works in place too.
+constexpr int kUpdateGroup = 4;
+
+// apply_row_group with the counts (a, s), 0 <= a <= A, 0 <= s <= S, as compile-time constants.
+template <class V, int A, int S>
+inline void apply_row_group_n(int a, int s, std::int16_t* acc, const std::int16_t* src, const std::int16_t* w, int l1,
+                              const std::uint32_t* add, const std::uint32_t* sub) {
+  if constexpr (A > 0)
+    if (a != A) return apply_row_group_n<V, A - 1, S>(a, s, acc, src, w, l1, add, sub);
+  if constexpr (S > 0)
+    if (s != S) return apply_row_group_n<V, A, S - 1>(a, s, acc, src, w, l1, add, sub);
+  apply_row_group<V, A, S>(acc, src, w, l1, add, sub);
+}
+
+template <class V, int G = kUpdateGroup>
+struct UpdateGrouped {
+  static const char* supports(const ft_update::Shape& s) { return width_check<V>(s.l1); }
+  static void run(const ft_update::Shape& s, const ft_update::Args& a) {
+    const int na = s.n_added, nr = s.n_removed;
+    const int passes = std::max({(na + G - 1) / G, (nr + G - 1) / G, 1});
+    for (int p = 0; p < s.perspectives; ++p) {
+      const std::int16_t* src = a.prev[p];
+      for (int ka = 0, kr = 0, left = passes; left > 0; --left) {
+        const int ga = (na - ka) / left, gr = (nr - kr) / left;  // the rest split as evenly as possible
+        apply_row_group_n<V, G, G>(ga, gr, a.out[p], src, a.weights, s.l1, a.added[p] + ka, a.removed[p] + kr);
+        ka += ga, kr += gr;
+        src = a.out[p];
+      }
+    }
+  }
+};
+
 constexpr const char* fused_reason(int added, int removed) {
   return added == 1 && removed == 1   ? "needs exactly 1 added and 1 removed feature (the quiet-move form +1-1)"
          : added == 1 && removed == 2 ? "needs exactly 1 added and 2 removed features (the capture form +1-2)"
@@ -367,6 +422,9 @@ struct UpdateFused {
 #define NNUELAB_FT_REFRESH_PREFETCH_TECHNIQUE(V, R) \
   NNUELAB_FT_REFRESH_DEFINE(tiled_prefetch,         \
                             ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<V, R, ::nnuelab::NNUELAB_ISA_NS::ft::kRefreshAhead>)
+// The row-group update, for the ISA files that register it (not scalar; xsimd too).
+#define NNUELAB_FT_UPDATE_GROUPED_TECHNIQUE(V) \
+  NNUELAB_FT_UPDATE_DEFINE(grouped, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateGrouped<V>)
 #define NNUELAB_FT_UPDATE_TECHNIQUES(V, R)                                                      \
   NNUELAB_FT_UPDATE_DEFINE(naive, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateNaive<V>)                \
   NNUELAB_FT_UPDATE_DEFINE(tiled, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateTiled<V, R>)             \

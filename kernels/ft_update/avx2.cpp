@@ -5,4 +5,5 @@
 
 namespace nnuelab::NNUELAB_ISA_NS::ft_update {
 NNUELAB_FT_UPDATE_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::X256, 16)
+NNUELAB_FT_UPDATE_GROUPED_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::X256)
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_update

@@ -6,4 +6,5 @@
 
 namespace nnuelab::NNUELAB_ISA_NS::ft_update {
 NNUELAB_FT_UPDATE_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::N128, 16)
+NNUELAB_FT_UPDATE_GROUPED_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::N128)
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_update

@@ -7,4 +7,5 @@
 
 namespace nnuelab::NNUELAB_ISA_NS::ft_update {
 NNUELAB_FT_UPDATE_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::X128, 8)
+NNUELAB_FT_UPDATE_GROUPED_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::X128)
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_update

@@ -4,7 +4,7 @@
 #include "kernels/common/xsimd_arch.h"
 #include "kernels/ft_update/ft_update.h"
 
-#define NNUELAB_XSIMD_FT_UPDATE_EACH(M) M(naive) M(tiled) M(fused_add1_sub1) M(fused_add1_sub2) M(fused_add2_sub2)
+#define NNUELAB_XSIMD_FT_UPDATE_EACH(M) M(naive) M(tiled) M(grouped) M(fused_add1_sub1) M(fused_add1_sub2) M(fused_add2_sub2)
 
 #if NNUELAB_XSIMD_DISPATCH
 #include "kernels/common/xsimd_dispatch.h"
@@ -22,5 +22,6 @@ NNUELAB_XSIMD_FT_UPDATE_EACH(NNUELAB_XSIMD_FT_FORWARD)
 namespace nnuelab::NNUELAB_ISA_NS::ft_update {
 NNUELAB_XSIMD_FT_UPDATE_EACH(NNUELAB_FT_UPDATE_KERNEL)
 NNUELAB_FT_UPDATE_TECHNIQUES(::nnuelab::NNUELAB_ISA_NS::ft::XS16, ::nnuelab::NNUELAB_ISA_NS::ft::kXsTileRegs)
+NNUELAB_FT_UPDATE_GROUPED_TECHNIQUE(::nnuelab::NNUELAB_ISA_NS::ft::XS16)
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_update
 #endif
