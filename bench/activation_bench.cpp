@@ -19,6 +19,16 @@
 namespace nnuelab::bench {
 namespace {
 
+// The harness's own cost per call at a small shape: the timed loop of the elementwise ops
+// calling, through a function pointer it cannot see through (as it reaches every variant
+// through its registry entry), a kernel of crelu32's signature that does nothing. Out of
+// line and reached through a volatile pointer, so no call is elided or inlined.
+[[gnu::noinline]] void empty_kernel(const crelu32::Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*) {
+  asm volatile("");
+}
+using CreluRun = void (*)(const crelu32::Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*);
+CreluRun volatile g_empty_kernel = &empty_kernel;
+
 }  // namespace
 
 void register_activations() {
@@ -38,6 +48,16 @@ void register_activations() {
         "crelu32", crelu32::variants(), s, crelu32::shape_name(s), pool,
         [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
         &crelu32::why_unsupported);
+    // floor/scalar/empty_call: the same timed loop and call path with nothing to do. A
+    // variant's time minus this is what its own work costs per call (plots and the
+    // winners tables leave it out, as they do the peak benchmarks).
+    if (n == 32 && !forced_variant())
+      register_variant_benchmark("floor/scalar/empty_call/" + crelu32::shape_name(s) + "/dense:100", nullptr,
+                                 n * sizeof(std::int32_t), [=](benchmark::State& st) {
+                                   const CreluRun run = g_empty_kernel;
+                                   time_elementwise<std::int32_t>(st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
+                                                                                  std::uint64_t* bits) { run(s, in, out, bits); });
+                                 });
   }
   // sqr_crelu32 and the fused pair read the same affine outputs (shift 6). The pair writes
   // 2n bytes per call; n = 16 is Stockfish's first hidden layer (15 + 1 outputs), which

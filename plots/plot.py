@@ -359,7 +359,7 @@ def isa_summary(rf):
     peaks = isa_peaks(rf)
     best = {}   # (op, isa, shape, density) -> (speedup, pct)
     for r in rf:
-        if not r.ok or r.op in (None, "peak") or r.is_reference:
+        if not r.ok or r.op in (None,) + R.MACHINE_OPS or r.is_reference:
             continue
         s = rf.speedup(r)
         if r.op == "affine":

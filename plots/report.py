@@ -38,7 +38,7 @@ def winners(rf):
     the fastest native variant (the scalar reference competes too)."""
     points = {}
     for r in rf:
-        if not r.ok or r.op in (None, "peak"):
+        if not r.ok or r.op in (None,) + R.MACHINE_OPS:
             continue
         if not ((r.kind, r.pct) in TABLE_KINDS or r.kind.startswith("real")):
             continue

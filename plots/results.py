@@ -27,6 +27,11 @@ GB_FIELDS = {"name", "family_index", "per_family_instance_index", "run_name", "r
 
 TIME_SCALE = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 
+# Ops that measure the machine or the harness, not a kernel: the per-ISA MAC peak and the
+# timed loop's own cost per call (floor/scalar/empty_call). Winners tables and speed
+# charts leave them out.
+MACHINE_OPS = ("peak", "floor")
+
 
 class ResultError(Exception):
     """A result file that is missing or not a benchmark result; the message says which and why."""

@@ -38,38 +38,48 @@ namespace nnuelab::NNUELAB_ISA_NS::act {
 // memset, no read-modify-write on the way). Every push is kBytes / 4 bits at a multiple of
 // that count, and 4, 8, 16 divide 64, so a push never straddles a word.
 // Two writers may share one word (crelu32_pair: the squared half's last chunks and the
-// clipped half's first ones when n % 256 != 0). Then the caller zeroes that word first,
-// the first writer is built with shared_tail (its finish ORs), and the second writer,
-// starting mid-word, ORs its first word; every other word has one owner and is stored.
+// clipped half's first ones when n % 256 != 0). Then the first writer ends with
+// take_tail() (its last, partial word, not stored) and the second, which starts mid-word
+// and stores its first word like any other, ends with finish_merging(tail): the tail is
+// ORed into that word in a register while it is still pending (n < 256), or with one
+// read-modify-write after the loop. Until 2026-11-24 the caller zeroed the shared word and
+// both writers ORed into it: at 32 elements that store and its two reloads put two
+// store-forwarding round trips on the call's path (crelu32_pair of 32 on avx2: 5.4 ns with
+// the bitset against 2.7 without).
 class BitWriter {
  public:
-  explicit BitWriter(std::uint64_t* words, int first_chunk = 0, bool shared_tail = false)
-      : w_(words ? words + first_chunk / 64 : nullptr), pos_(first_chunk % 64), or_next_(pos_ != 0), or_tail_(shared_tail) {}
+  explicit BitWriter(std::uint64_t* words, int first_chunk = 0)
+      : first_(words ? words + first_chunk / 64 : nullptr), w_(first_), pos_(first_chunk % 64) {}
   void push(std::uint64_t mask, int count) {
     acc_ |= mask << pos_;
     pos_ += count;
     if (pos_ == 64) {
-      if (or_next_) {
-        *w_++ |= acc_;  // shared with the writer before this one
-        or_next_ = false;
-      } else {
-        *w_++ = acc_;
-      }
+      *w_++ = acc_;
       acc_ = 0;
       pos_ = 0;
     }
   }
   // Writes the last, partial word (its bits past the last chunk stay zero).
   void finish() {
-    if (!pos_) return;
-    if (or_next_ || or_tail_) *w_ |= acc_;
-    else *w_ = acc_;
+    if (pos_) *w_ = acc_;
+  }
+  // The last, partial word's bits, for the writer that shares that word; nothing is stored.
+  std::uint64_t take_tail() const { return pos_ ? acc_ : 0; }
+  // finish() for the second of two writers sharing its first word: `tail` (the first
+  // writer's take_tail(), bits below this writer's first chunk) goes into that word.
+  void finish_merging(std::uint64_t tail) {
+    if (w_ == first_) {  // the first word is still pending (pos_ > 0: it starts mid-word)
+      *w_ = acc_ | tail;
+      return;
+    }
+    finish();
+    *first_ |= tail;
   }
 
  private:
+  std::uint64_t* first_;
   std::uint64_t* w_;
   int pos_;
-  bool or_next_, or_tail_;
   std::uint64_t acc_ = 0;
 };
 

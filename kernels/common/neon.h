@@ -72,13 +72,12 @@ inline std::uint64_t nnz64(uint8x16_t o0, uint8x16_t o1, uint8x16_t o2, uint8x16
 }
 
 // Stores `vectors` output vectors of 16 bytes, vector k = step(k) at out + 16 k; with
-// kBits also writes their nnz bitset through act::BitWriter (first_chunk, shared_tail as
-// there): 16 bits per group of four vectors (nnz64), 4 bits per vector of the tail.
+// kBits also writes their nnz bitset through act::BitWriter (first_chunk as there): 16
+// bits per group of four vectors (nnz64), 4 bits per vector of the tail.
 // Every push is at a multiple of its own size, so none straddles a 64-bit word.
 template <bool kBits, class Step>
-inline void store_vectors(int vectors, std::uint8_t* out, std::uint64_t* bits, Step&& step, int first_chunk = 0,
-                          bool shared_tail = false) {
-  act::BitWriter w(kBits ? bits : nullptr, first_chunk, shared_tail);
+inline void store_vectors(int vectors, std::uint8_t* out, std::uint64_t* bits, Step&& step, int first_chunk = 0) {
+  act::BitWriter w(kBits ? bits : nullptr, first_chunk);
   int k = 0;
   if constexpr (kBits) {
     if (first_chunk % 16 == 0) {

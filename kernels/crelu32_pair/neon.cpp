@@ -48,11 +48,10 @@ static void shared_qdmulh(const Shape& s, const std::int32_t* in, std::uint8_t* 
     uint8x16_t sq, clip;
     for (int k = 0; k < vectors; ++k) step(k, sq, clip);
   } else {
-    // As the generic form: unless n % 256 == 0 both streams share word n / 256, zeroed
-    // first, then ORed by both writers (act::BitWriter).
+    // As the generic form: unless n % 256 == 0 both streams share word n / 256, where the
+    // squared stream's tail is merged into the clipped one's first word (act::BitWriter).
     const bool shared = (n / 4) % 64 != 0;
-    act::BitWriter wsqr(bits, 0, shared), wclip(bits, n / 4);
-    if (shared) bits[(n / 4) / 64] = 0;
+    act::BitWriter wsqr(bits), wclip(bits, n / 4);
     int k = 0;
     if (n % 64 == 0) {
       for (; k + 4 <= vectors; k += 4) {
@@ -68,8 +67,12 @@ static void shared_qdmulh(const Shape& s, const std::int32_t* in, std::uint8_t* 
       wsqr.push(neon::nnz16(sq), 4);
       wclip.push(neon::nnz16(clip), 4);
     }
-    wsqr.finish();
-    wclip.finish();
+    if (shared) {
+      wclip.finish_merging(wsqr.take_tail());
+    } else {
+      wsqr.finish();
+      wclip.finish();
+    }
   }
 }
 

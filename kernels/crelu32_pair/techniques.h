@@ -32,10 +32,10 @@ template <class V, bool Bits, class Count, class PostCount>
   const int n = s.n, vectors = n / V::kBytes;
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
   // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
-  // word n / 256: zeroed here, then both OR into it (act::BitWriter).
+  // word n / 256: the squared stream's tail is merged into the clipped stream's first word
+  // (act::BitWriter::finish_merging).
   const bool shared = (n / 4) % 64 != 0;
-  act::BitWriter wsqr(bits, 0, shared), wclip(bits, n / 4);
-  if (Bits && shared) bits[(n / 4) / 64] = 0;
+  act::BitWriter wsqr(bits), wclip(bits, n / 4);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));  // the shared narrowing
@@ -50,8 +50,12 @@ template <class V, bool Bits, class Count, class PostCount>
     }
   }
   if constexpr (Bits) {
-    wsqr.finish();
-    wclip.finish();
+    if (shared) {
+      wclip.finish_merging(wsqr.take_tail());
+    } else {
+      wsqr.finish();
+      wclip.finish();
+    }
   }
 }
 
