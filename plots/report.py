@@ -129,14 +129,17 @@ def render_html(files, charts, sem, out_path):
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>nnuelab report</title>"
              f"<style>{CSS}</style></head><body><main>",
              "<h1>nnuelab benchmark report</h1>",
-             "<p class='sub'>" + "<br>".join(esc(f"{f.label}: {f.compiler}, {f.date} ({os.path.basename(f.path)})")
+             "<p class='sub'>" + "<br>".join(esc(f"{f.label}: {f.compiler}, {f.date} ({os.path.basename(f.path)})"
+                                                + (f"; harness floor {f.call_floor:.1f} ns per call" if f.call_floor else ""))
                                             for f in files) + "</p>",
              "<nav><a href='#crossovers'>Crossovers</a><a href='#winners'>Winners</a><a href='#charts'>Charts</a>"
              "<a href='#semantics'>Semantics</a><a href='#machines'>Machines</a></nav>",
              "<p>Times are per kernel call, medians over repetitions, L1-hot inputs rotating through 1,024 distinct "
              "inputs. <em>x ref</em> is the speedup over the op's scalar reference at the same shape, measured in the "
              "same run; <em>% peak</em> is the useful int8 MAC rate as % of the ISA's measured peak. Emulated "
-             "(SIMDe) variants are never shown as speed.</p>"]
+             "(SIMDe) variants are never shown as speed. The <em>harness floor</em> is the timed loop calling an empty "
+             "kernel through a function pointer (32 elements): every time includes it, and at small shapes it is "
+             "much of the time.</p>"]
     parts.append("<h2 id='crossovers'>Where sparse overtakes dense (affine)</h2>")
     crossovers = [x for c in charts for x in c.crossovers]
     if crossovers:
@@ -218,7 +221,8 @@ def render_html(files, charts, sem, out_path):
 def render_md(files, charts, out_path):
     md = ["# nnuelab benchmark summary", ""]
     for f in files:
-        md.append(f"- **{f.label}**: {f.compiler}, {f.date}, grid {f.context.get('nnuelab_grid', '?')} "
+        floor = f"; harness floor {f.call_floor:.1f} ns per call" if f.call_floor else ""
+        md.append(f"- **{f.label}**: {f.compiler}, {f.date}, grid {f.context.get('nnuelab_grid', '?')}{floor} "
                   f"(`{f.path}`)")
     notes = [n for c in charts for n in c.notes]
     if notes:

@@ -171,6 +171,14 @@ class ResultFile:
         ref = self.reference_time(r)
         return ref / r.time if ref and r.time else None
 
+    @property
+    def call_floor(self):
+        """The harness's own time per call (floor/scalar/empty_call: the timed loop calling
+        an empty kernel through a function pointer, 32 elements), or None if not measured."""
+        for r in self.select("floor"):
+            return r.time
+        return None
+
 
 def load(path):
     """Reads one result file; ResultError with a clear message if missing or corrupt."""

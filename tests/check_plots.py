@@ -107,7 +107,8 @@ def bad_input(src):
 def spread(src):
     """A result of 3 repetitions (as ./lab bench --repetitions 3 writes it, aggregates
     included) and one of a single run: the table and report.md show the coefficient of
-    variation of the repetitions, computed here independently, and a blank for one run."""
+    variation of the repetitions, computed here independently, and a blank for one run.
+    The harness floor (floor/scalar/empty_call) is named in the report, not ranked."""
     import json
     reps = [2.0, 2.2, 2.5]
     # The sample standard deviation (n - 1 in the denominator) over the mean, written out
@@ -118,7 +119,8 @@ def spread(src):
     entries = []
     for name, times in [("crelu32/scalar/reference/32>>6/dense:100", [8.0, 8.0, 8.0]),
                         ("crelu32/avx2/packs_shift_permute/32>>6/dense:100", reps),
-                        ("crelu16/avx2/packs_max_permute/32/dense:100", [3.0])]:
+                        ("crelu16/avx2/packs_max_permute/32/dense:100", [3.0]),
+                        ("floor/scalar/empty_call/32>>6/dense:100", [0.9, 1.1, 1.0])]:
         full = name + "/manual_time"
         for i, t in enumerate(times):
             entries.append({"name": full, "run_name": full, "run_type": "iteration", "repetitions": len(times),
@@ -146,6 +148,10 @@ def spread(src):
         text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
         check(f"| `crelu32/avx2/packs_shift_permute` | 2.2 | {expected} |" in text,
               f"report.md: the winner's row has its cv {expected}")
+        check("harness floor 1.0 ns per call" in text, "report.md: names the harness floor (floor/scalar/empty_call)")
+        check("`floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
+        page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
+        check("harness floor 1.0 ns per call" in page_text, "report.html: names the harness floor")
 
 
 def main(argv):
