@@ -125,25 +125,36 @@ struct NeonDot1 {
 // ---- the blocked forms -------------------------------------------------------------------
 // R registers (4R outputs from `first`), K accumulator sets (set k takes every K-th chunk).
 // Chunks come from idx (a list), or all of them (kDense).
+// The loops over k and r carry NNUELAB_UNROLL (kernels/common/isa.h), as the x86 slabs do:
+// without it GCC 12 for aarch64 kept the K x R accumulator arrays partly on the stack.
+// Stack accesses in the objects' code, counted with objdump (untimed: no ARM CPU here):
+// 342 -> 173 in neon.cpp.o, 128 -> 62 in neon-dotprod.cpp.o; what is left is mostly
+// the saves of the callee-saved d8-d15.
 template <class D, int R, int K, bool kDense>
 inline void neon_blocked_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
                               const std::uint8_t* input, const std::uint16_t* idx, int count, std::int32_t* output) {
   typename D::Acc acc[K][R];
+  NNUELAB_UNROLL
   for (int k = 0; k < K; ++k)
+    NNUELAB_UNROLL
     for (int r = 0; r < R; ++r) acc[k][r] = D::zero();
   const std::size_t stride = std::size_t(out) * 4;
   const std::int8_t* base = tiles + std::size_t(first) * 4;
   auto step = [&](typename D::Acc* a, int c) {
     const uint8x16_t x = nd::bcast_chunk(input + 4 * c);
     const std::int8_t* t = base + c * stride;
+    NNUELAB_UNROLL
     for (int r = 0; r < R; ++r) a[r] = D::dot(a[r], x, vld1q_s8(t + 16 * r));
   };
   int j = 0;
   for (; j + K <= count; j += K)
+    NNUELAB_UNROLL
     for (int k = 0; k < K; ++k) step(acc[k], kDense ? j + k : idx[j + k]);
   for (; j < count; ++j) step(acc[0], kDense ? j : idx[j]);
+  NNUELAB_UNROLL
   for (int r = 0; r < R; ++r) {
     typename D::Acc sum = acc[0][r];
+    NNUELAB_UNROLL
     for (int k = 1; k < K; ++k) sum = D::add(sum, acc[k][r]);
     vst1q_s32(output + first + 4 * r, vaddq_s32(D::out(sum), vld1q_s32(bias + first + 4 * r)));
   }
@@ -216,7 +227,9 @@ template <class D, int R, int K>
 inline void neon_bitset_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
                              const std::uint8_t* input, const std::uint64_t* words, int chunks, std::int32_t* output) {
   typename D::Acc acc[K][R];
+  NNUELAB_UNROLL
   for (int k = 0; k < K; ++k)
+    NNUELAB_UNROLL
     for (int r = 0; r < R; ++r) acc[k][r] = D::zero();
   const std::size_t stride = std::size_t(out) * 4;
   for (int b = 0; b < chunks; b += 64) {
@@ -228,16 +241,20 @@ inline void neon_bitset_slab(const std::int8_t* tiles, int out, int first, const
       m &= m - 1;
       const uint8x16_t x = nd::bcast_chunk(ib + 4 * c);
       const std::int8_t* t = tb + std::size_t(c) * stride;
+      NNUELAB_UNROLL
       for (int r = 0; r < R; ++r) a[r] = D::dot(a[r], x, vld1q_s8(t + 16 * r));
     };
     if constexpr (K > 1) {
       for (int n = __builtin_popcountll(m); n >= K; n -= K)
+        NNUELAB_UNROLL
         for (int k = 0; k < K; ++k) step(acc[k]);
     }
     while (m) step(acc[0]);
   }
+  NNUELAB_UNROLL
   for (int r = 0; r < R; ++r) {
     typename D::Acc sum = acc[0][r];
+    NNUELAB_UNROLL
     for (int k = 1; k < K; ++k) sum = D::add(sum, acc[k][r]);
     vst1q_s32(output + first + 4 * r, vaddq_s32(D::out(sum), vld1q_s32(bias + first + 4 * r)));
   }
