@@ -32,6 +32,14 @@
 
 namespace nnuelab::NNUELAB_ISA_NS::act {
 
+// Output vectors of V in n elements' output: n / kBytes for the n >= 0 that every
+// supports() admits, divided unsigned (one shift, where int division adds a sign fix-up of
+// three instructions to every call).
+template <class V>
+[[gnu::always_inline]] inline int whole_vectors_of(int n) {
+  return int(unsigned(n) / unsigned(V::kBytes));
+}
+
 // ---- the fused nnz bitset -------------------------------------------------------------
 // Collects one bit per 4-byte output chunk (bit j of words[j / 64]: bytes 4j..4j+3 not all
 // zero), kBytes / 4 bits per output vector, and stores each word once it is complete (no

@@ -20,7 +20,7 @@ const char* whole_vectors(const Shape& s) {
 // Clip is the per-vector step: (packed int16 pair) -> bytes 0..127 in packs order.
 template <class V, class Clip, bool Bits>
 void run_loop(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
-  const int vectors = s.n / V::kBytes;
+  const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const auto a = V::load(input + (2 * k) * (V::kBytes / 2));

@@ -34,7 +34,7 @@ template <class V, class Tech, bool Bits, class Count>
 [[gnu::always_inline]] inline void run_loop_by(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                std::uint64_t* bits, Count shift) {
   constexpr int kLanes = V::kBytes / 4;  // int32 per input vector
-  const int vectors = s.n / V::kBytes;
+  const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;

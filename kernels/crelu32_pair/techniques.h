@@ -29,7 +29,7 @@ template <class V, bool Bits, class Count, class PostCount>
 [[gnu::always_inline]] inline void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
                        Count shift, PostCount post) {
   constexpr int kLanes = V::kBytes / 4;
-  const int n = s.n, vectors = n / V::kBytes;
+  const int n = s.n, vectors = act::whole_vectors_of<V>(n);
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
   // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
   // word n / 256: the squared stream's tail is merged into the clipped stream's first word
@@ -82,7 +82,7 @@ void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t*
   constexpr int kLanes = V::kBytes / 4;
   const typename V::count shift = V::shift_count(s.shift);
   const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
-  const int n = s.n, vectors = n / V::kBytes;
+  const int n = s.n, vectors = act::whole_vectors_of<V>(n);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));

@@ -61,7 +61,7 @@ template <class V, class Tech, bool Bits>
 void run_loop(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
   constexpr int kHalf = V::kBytes / 2;  // int16 per input vector
   const typename V::count four = V::shift_count(4);
-  const int vectors = s.n / V::kBytes;
+  const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const auto x0 = V::load(input + 2 * k * kHalf);

@@ -31,7 +31,7 @@ template <class V, bool Bits, class Count>
 [[gnu::always_inline]] inline void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
                       Count post) {
   constexpr int kLanes = V::kBytes / 4;
-  const int vectors = s.n / V::kBytes;
+  const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
