@@ -56,8 +56,9 @@ template <class V>
 // the bitset against 2.7 without).
 class BitWriter {
  public:
+  // first_chunk >= 0: divided unsigned (a shift and a mask, no sign fix-ups).
   explicit BitWriter(std::uint64_t* words, int first_chunk = 0)
-      : first_(words ? words + first_chunk / 64 : nullptr), w_(first_), pos_(first_chunk % 64) {}
+      : first_(words ? words + unsigned(first_chunk) / 64 : nullptr), w_(first_), pos_(int(unsigned(first_chunk) % 64)) {}
   void push(std::uint64_t mask, int count) {
     acc_ |= mask << pos_;
     pos_ += count;

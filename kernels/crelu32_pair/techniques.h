@@ -34,8 +34,9 @@ template <class V, bool Bits, class Count, class PostCount>
   // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
   // word n / 256: the squared stream's tail is merged into the clipped stream's first word
   // (act::BitWriter::finish_merging).
-  const bool shared = (n / 4) % 64 != 0;
-  act::BitWriter wsqr(bits), wclip(bits, n / 4);
+  const unsigned chunks = unsigned(n) / 4;  // n >= 0 (supports): no sign fix-ups
+  const bool shared = chunks % 64 != 0;
+  act::BitWriter wsqr(bits), wclip(bits, int(chunks));
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));  // the shared narrowing
