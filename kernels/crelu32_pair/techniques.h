@@ -26,8 +26,8 @@ const char* shared_packs_domain(const Shape& s) {
 // Always inlined, as is shared_packs_run: the register-count loop is also the imm forms'
 // fallback, and GCC had made it one shared out-of-line copy (crelu32's run_loop_by says the cost).
 template <class V, bool Bits, class Count, class PostCount>
-[[gnu::always_inline]] inline void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
-                       Count shift, PostCount post) {
+[[gnu::always_inline]] inline void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                     std::uint64_t* bits, Count shift, PostCount post) {
   constexpr int kLanes = V::kBytes / 4;
   const int n = s.n, vectors = act::whole_vectors_of<V>(n);
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
@@ -61,7 +61,8 @@ template <class V, bool Bits, class Count, class PostCount>
 }
 
 template <class V, bool Bits>
-[[gnu::always_inline]] inline void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+[[gnu::always_inline]] inline void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                    std::uint64_t* bits) {
   shared_packs_loop<V, Bits>(s, input, output, bits, V::shift_count(s.shift), V::shift_count(2 * s.shift + 7 - 16));
 }
 

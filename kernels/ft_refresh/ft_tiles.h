@@ -327,7 +327,8 @@ struct UpdateTiled {
 // grouped: refresh's row groups for any counts. Each pass reads every register of its
 // source once (prev, then out), adds up to kUpdateGroup added rows and subtracts up to
 // kUpdateGroup removed ones, and stores once: the rows are sequential streams, as in
-// RefreshGrouped, and up to 4 + 4 rows need no accumulator pass of their own. The counts
+// RefreshGrouped, and up to 4 added and 4 removed rows cost one pass over the accumulator
+// (naive makes one per row). The counts
 // are split into max(ceil(added / 4), ceil(removed / 4)) passes of nearly equal shares,
 // each pass's (added, removed) a compile-time pair (25 instantiations), so +3-3 (three
 // quiet moves applied at once, an update from an ancestor entry) is one pass, where the

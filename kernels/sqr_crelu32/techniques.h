@@ -28,8 +28,8 @@ const char* packs_mulhi_domain(const Shape& s) {
 // Always inlined, as is packs_mulhi_run: the register-count loop is also the imm forms'
 // fallback, and GCC had made it one shared out-of-line copy (crelu32's run_loop_by says the cost).
 template <class V, bool Bits, class Count>
-[[gnu::always_inline]] inline void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
-                      Count post) {
+[[gnu::always_inline]] inline void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                    std::uint64_t* bits, Count post) {
   constexpr int kLanes = V::kBytes / 4;
   const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
@@ -45,7 +45,8 @@ template <class V, bool Bits, class Count>
 }
 
 template <class V, bool Bits>
-[[gnu::always_inline]] inline void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
+[[gnu::always_inline]] inline void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                   std::uint64_t* bits) {
   packs_mulhi_loop<V, Bits>(s, input, output, bits, V::shift_count(2 * s.shift + 7 - 16));
 }
 
