@@ -343,7 +343,8 @@ void add_ft(Cases& out) {
                      }});
     }
   }
-  for (const auto& counts : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 2}}) {
+  // +3-3: a general count (no fused form), where grouped and tiled differ.
+  for (const auto& counts : {std::pair{1, 1}, std::pair{1, 2}, std::pair{2, 2}, std::pair{3, 3}}) {
     // Plain copies, not structured bindings: the lambdas below capture them (clang 14, which
     // the fuzz preset uses, cannot capture a structured binding).
     const int added = counts.first, removed = counts.second;
