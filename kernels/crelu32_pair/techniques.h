@@ -33,24 +33,39 @@ template <class V, bool Bits, class Count, class PostCount>
   // Two bit streams: the squared half from chunk 0, the clipped half from chunk n / 4
   // (a multiple of kBytes / 4, so pushes stay aligned). Unless n % 256 == 0 they share
   // word n / 256: the squared stream's tail is merged into the clipped stream's first word
-  // (act::BitWriter::finish_merging).
+  // (act::BitWriter::finish_merging). Up to n = 128 one word holds both (below).
   const unsigned chunks = unsigned(n) / 4;  // n >= 0 (supports): no sign fix-ups
-  const bool shared = chunks % 64 != 0;
-  act::BitWriter wsqr(bits), wclip(bits, int(chunks));
-  for (int k = 0; k < vectors; ++k) {
+  constexpr int kChunks = V::kBytes / 4;   // bits per output vector
+  // One output vector of each half from input vector group k (stored), for the bitset.
+  const auto step = [&](int k, typename V::reg& sq, typename V::reg& clip) {
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));  // the shared narrowing
     const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
-    const auto sq = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
-    const auto clip = V::fix_packs32x2(act::clip_packed<V>(x01, x23, shift));
+    sq = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
+    clip = V::fix_packs32x2(act::clip_packed<V>(x01, x23, shift));
     V::store(output + k * V::kBytes, sq);
     V::store(output + n + k * V::kBytes, clip);
-    if constexpr (Bits) {
-      wsqr.push(V::nnz(sq), V::kBytes / 4);
-      wclip.push(V::nnz(clip), V::kBytes / 4);
+  };
+  typename V::reg sq, clip;
+  if constexpr (!Bits) {
+    for (int k = 0; k < vectors; ++k) step(k, sq, clip);
+  } else if (chunks <= 32) {
+    // Up to 128 elements (Stockfish's 16 and 32) both halves fit one word (2 * n / 4 <= 64
+    // bits): gathered in a register and stored once, no writers, no merge.
+    std::uint64_t word = 0;
+    for (int k = 0; k < vectors; ++k) {
+      step(k, sq, clip);
+      word |= V::nnz(sq) << (k * kChunks) | V::nnz(clip) << (chunks + unsigned(k * kChunks));
     }
-  }
-  if constexpr (Bits) {
+    bits[0] = word;
+  } else {
+    const bool shared = chunks % 64 != 0;
+    act::BitWriter wsqr(bits), wclip(bits, int(chunks));
+    for (int k = 0; k < vectors; ++k) {
+      step(k, sq, clip);
+      wsqr.push(V::nnz(sq), kChunks);
+      wclip.push(V::nnz(clip), kChunks);
+    }
     if (shared) {
       wclip.finish_merging(wsqr.take_tail());
     } else {
