@@ -26,8 +26,9 @@ constexpr long kMinOutputsPerTest = 10000;
 template <class Shape>
 std::vector<Shape> shift_shapes() {
   std::vector<Shape> out;
-  // 128 and 384: crelu32_pair's two bit streams share a word that the clipped stream
-  // completes inside the loop (the merge after it), where at 16..64 it is still pending.
+  // 128: the largest n whose two crelu32_pair bit halves fit one word (the x86 kernels'
+  // one-word path); 384: the halves share a word that the clipped stream completes inside
+  // the loop (the merge after it). At 16..64 the NEON pair still merges a pending word.
   for (int n : {32, 64, 1024, 16, 1, 33, 128, 384})
     for (int shift : {0, 4, 5, 6, 7, 8, 9, 16, 28}) out.push_back({n, shift});
   return out;
