@@ -23,15 +23,10 @@ inline std::int32_t load_chunk(const std::uint8_t* p) {
   return x;
 }
 
-// A shape quotient divided unsigned: shapes are positive (supports), and int division adds
-// a sign fix-up of three instructions to every call. Used by dense_rows4 and dot1 (-3.5 to
-// -7% instructions per call, dense_rows4 1-3% faster); in the blocked and x2 forms the
-// same change moved their times by -4 to +4.5% with no pattern (code layout, not work:
+// dense_rows4 and dot1 divide their register counts with div_nonneg (isa.h): -3.5 to -7%
+// instructions per call, dense_rows4 1-3% faster. In the blocked and x2 forms the same
+// change moved their times by -4 to +4.5% with no pattern (code layout, not work:
 // dense_blocked4_x2 64x32 +2.4%), so they keep int division.
-template <int D>
-[[gnu::always_inline]] inline int div_pos(int n) {
-  return int(unsigned(n) / unsigned(D));
-}
 
 // ---- dense_rows4: the seed's dense kernel ---------------------------------------------
 // Four weight rows at a time against whole input registers, one haddx4 per 4 outputs.
@@ -49,7 +44,7 @@ struct DenseRows4 {
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     const auto* w = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
     const auto* b = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
-    const int in = p.shape.in, out = p.shape.out, regs = div_pos<V::kBytes>(in);
+    const int in = p.shape.in, out = p.shape.out, regs = div_nonneg<V::kBytes>(in);
     for (int o = 0; o < out; o += 4) {
       const std::int8_t* r0 = w + std::size_t(o) * in;
       typename V::reg a0 = V::zero(), a1 = a0, a2 = a0, a3 = a0;
@@ -78,7 +73,7 @@ struct Dot1 {
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     const auto* w = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
     const auto* b = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
-    const int in = p.shape.in, out = p.shape.out, regs = div_pos<V::kBytes>(in);
+    const int in = p.shape.in, out = p.shape.out, regs = div_nonneg<V::kBytes>(in);
     for (int o = 0; o < out; ++o) {
       const std::int8_t* row = w + std::size_t(o) * in;
       typename V::reg a0 = V::zero(), a1 = V::zero();
@@ -397,7 +392,7 @@ template <class V, int R>
 [[gnu::always_inline]] inline void x2_heavy(typename V::reg (&acc)[R], const Packed& p, int first, std::size_t stride,
                                             const std::uint8_t* input, bool sparse) {
   const std::int64_t n = p.blocks.meta[0];
-  if (!n) return;
+  if (!n) return;  // before heavy_chunks: the common no-heavy call forms no pointers
   const HeavyChunks h = heavy_chunks(p);
   const std::uint32_t* index = h.index;
   const std::int8_t* base = h.tiles + std::size_t(first) * 4;

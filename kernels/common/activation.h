@@ -32,12 +32,10 @@
 
 namespace nnuelab::NNUELAB_ISA_NS::act {
 
-// Output vectors of V in n elements' output: n / kBytes for the n >= 0 that every
-// supports() admits, divided unsigned (one shift, where int division adds a sign fix-up of
-// three instructions to every call).
+// Output vectors of V in n elements' output (n / kBytes, n >= 0: div_nonneg, isa.h).
 template <class V>
 [[gnu::always_inline]] inline int whole_vectors_of(int n) {
-  return int(unsigned(n) / unsigned(V::kBytes));
+  return div_nonneg<V::kBytes>(n);
 }
 
 // ---- the fused nnz bitset -------------------------------------------------------------

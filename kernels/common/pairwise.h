@@ -99,7 +99,7 @@ enum class ByteOp { kAvg, kMax };
 // Needs (n / 2) % V::kBytes == 0.
 template <class V, ByteOp op>
 inline void bytes_pairwise(const std::uint8_t* in, int n, std::uint8_t* out) {
-  const int h = int(unsigned(n) / 2);  // n >= 0 (supports): no sign fix-up
+  const int h = div_nonneg<2>(n);  // n >= 0 (supports)
   for (int i = 0; i < h; i += V::kBytes) {
     const auto a = V::load(in + i), b = V::load(in + h + i);
     // avg_epu8 forms the 9-bit sum inside the instruction: (a + b + 1) >> 1 with no wrap.
@@ -154,7 +154,7 @@ inline typename V::reg product_step(const std::int16_t* a, const std::int16_t* b
 
 template <class V, Product p, bool unlace, bool kBits>
 inline void words_pairwise(const std::int16_t* in, int n, std::uint8_t* out, std::uint64_t* bits) {
-  const int h = int(unsigned(n) / 2);  // n >= 0 (supports): no sign fix-up
+  const int h = div_nonneg<2>(n);  // n >= 0 (supports)
   const std::int16_t* a = in;
   const std::int16_t* b = in + h;
   int i = 0;
