@@ -3,7 +3,8 @@
 
 usage: check_instructions.py TABLE OBJECT...   (OBJECT may be a ';'-separated list)
 Every table row must match at least one function in the objects of its ISA: a row that
-matches nothing fails too, so a renamed kernel cannot pass vacuously.
+matches nothing fails too, so a renamed kernel cannot pass vacuously. A mnemonic written
+!REGEX must be absent instead (a variant named for what it leaves out, e.g. a permute).
 """
 import re
 import subprocess
@@ -65,7 +66,12 @@ def main():
             continue
         checked += 1
         body = "\n".join(body_with_callees(funcs, n) for n in matches)
-        if not re.search(r"(?<!\w)" + mnemonic + r"(?!\w)", body):
+        absent = mnemonic.startswith("!")
+        pattern = r"(?<!\w)" + mnemonic.lstrip("!") + r"(?!\w)"
+        found = re.search(pattern, body)
+        if absent and found:
+            failures.append(f"nnuelab::{isa}::{func}: instruction {mnemonic[1:]} must be absent, found: {found.group(0)}")
+        elif not absent and not found:
             failures.append(f"nnuelab::{isa}::{func}: expected instruction {mnemonic} is missing")
     for f in failures:
         print("FAIL", f)

@@ -2,14 +2,19 @@
 // with the references over random, exhaustive and boundary inputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "kernels/crelu16/registry.h"
+#include "kernels/affine/registry.h"
+#include "kernels/common/lane_order.h"
 #include "kernels/crelu32/registry.h"
+#include "nnuelab_config.h"
 #include "reference/crelu16.h"
 #include "reference/crelu32.h"
 #include "workloads/boundary.h"
 #include "tests/elementwise_tester.h"
+#include "tests/permuted_pair.h"
 
 namespace nnuelab::test {
 namespace {
@@ -90,9 +95,13 @@ std::vector<crelu32::Shape> c32_shapes() {
 }
 
 ElementwiseTester<C32> c32_tester(const C32& v, const crelu32::Shape& s) {
-  return ElementwiseTester<C32>(
+  ElementwiseTester<C32> t(
       v, s, [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
       [](const C32& var, const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits) { crelu32::run(var, sh, in, out, bits); });
+  // A *_lanes variant is compared through its own declared order (from the registry line,
+  // not from its code); its bitset is checked against the bytes as produced.
+  if (!crelu32::is_canonical_order(v)) t.set_output_order(crelu32::output_order(v, s));
+  return t;
 }
 
 // The values where a shift-then-clamp can go wrong: the clamp edges scaled by 2^shift,
@@ -126,6 +135,9 @@ TEST_P(Crelu32, MatchesReference) {
     ASSERT_FALSE(diff) << *diff;
   }
   EXPECT_GE(t.compared, kMinOutputsPerTest);
+  if (v->writes_bits) {
+    EXPECT_GT(t.bits_compared, 0);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(, Crelu32,
@@ -218,6 +230,95 @@ TEST(Crelu32Domain, EveryPacksBeforeShiftFormDivergesAboveShift8) {
     ++checked;
   }
   if (!checked) GTEST_SKIP() << "no packs_shift variant runs on this CPU";
+}
+
+
+// ---- crelu32 declared lane orders -----------------------------------------------------
+
+// The declared order is a permutation of whole 4-byte chunks (so the bitset of the
+// produced bytes is meaningful), the identity exactly for in-order variants, and at least
+// one registered variant really is permuted. Its formula is checked against the two
+// permutes the in-order forms apply (vpermd 0,4,1,5,2,6,3,7 at 256 bits; 0,4,8,12,1,...
+// at 512): the *_lanes bytes put through that permute are the canonical ones.
+TEST(Crelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
+  int permuted = 0;
+  for (const C32& v : crelu32::variants()) {
+    for (const auto& s : c32_shapes()) {
+      if (!crelu32::why_unsupported(v, s).empty()) continue;
+      const auto order = crelu32::output_order(v, s);
+      ASSERT_EQ(int(order.size()), s.n) << v.info.name;
+      std::vector<int> sorted = order;
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i < s.n; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
+      bool identity = true;
+      for (int p = 0; p < s.n; ++p) {
+        identity &= order[p] == p;
+        ASSERT_EQ(order[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
+      }
+      EXPECT_EQ(identity, crelu32::is_canonical_order(v)) << v.info.name << " " << crelu32::shape_name(s);
+      permuted += !identity;
+    }
+  }
+  const auto all = crelu32::variants();
+  const auto declared = std::count_if(all.begin(), all.end(), [](const C32& v) { return !crelu32::is_canonical_order(v); });
+  if (NNUELAB_HAS_avx2) {
+    EXPECT_GT(declared, 0);
+  }
+  const bool runnable = std::any_of(all.begin(), all.end(),
+                                    [](const C32& v) { return v.info.available() && !crelu32::is_canonical_order(v); });
+  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
+  // The fix-up permutes' dword indices: produced chunk idx[j] holds canonical chunk j.
+  const int vpermd256[8] = {0, 4, 1, 5, 2, 6, 3, 7};
+  const int vpermd512[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
+  const auto o2 = packs32x2_lane_order(2, 32), o4 = packs32x2_lane_order(4, 64);
+  for (int j = 0; j < 8; ++j) EXPECT_EQ(o2[4 * vpermd256[j]], 4 * j) << "2-lane chunk " << j;
+  for (int j = 0; j < 16; ++j) EXPECT_EQ(o4[4 * vpermd512[j]], 4 * j) << "4-lane chunk " << j;
+  for (const C32& v : all)
+    if (!crelu32::is_canonical_order(v) && v.info.available()) {
+      EXPECT_THROW(crelu32::output_order(v, {33, 6}), std::invalid_argument) << v.info.name;
+    }
+}
+
+// End to end (tests/permuted_pair.h): (crelu32 variant, next layer's prepare) is exact
+// through every affine variant that takes the shape, fed the produced bytes and bitset.
+// The production shapes: crelu of fc_1's 32 outputs -> fc_2 (32 -> 1), and 32 -> 32 as an
+// fc_1-sized layer; 64 -> 16 gives the 512-bit forms a whole vector with two blocks of the
+// 256-bit ones.
+TEST(Crelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
+  workloads::Rng rng(7);
+  int pairs = 0, permuted_pairs = 0;
+  long total = 0;
+  for (const C32& cv : crelu32::variants()) {
+    if (!cv.info.available()) continue;
+    for (const affine::Shape next : {affine::Shape{32, 1}, affine::Shape{32, 32}, affine::Shape{64, 16}}) {
+      const crelu32::Shape cs{next.in, 6};
+      if (!crelu32::why_unsupported(cv, cs).empty()) continue;
+      std::vector<std::int32_t> x(cs.n);
+      PermutedPairCheck c;
+      c.producer = cv.info.name + " " + crelu32::shape_name(cs);
+      c.order = crelu32::output_order(cv, cs);
+      c.canonical = crelu32::is_canonical_order(cv);
+      c.next = next;
+      c.outputs_per_pair = std::max(3200 / next.out, 64) * next.out;
+      c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
+        // fc outputs near the clamp, with a third of the calls sparse (most values negative).
+        for (auto& v : x) v = std::int32_t(k % 3 == 2 ? rng.uniform(-20000, 3000) : rng.uniform(-9000, 9000));
+        ref::crelu32(x.data(), cs.n, cs.shift, canonical);
+        crelu32::run(cv, cs, x.data(), produced, cv.writes_bits ? bits : nullptr);
+        if (!cv.writes_bits) ref::nnz_chunk_bitset(produced, cs.n, bits);
+      };
+      c.pick = [](const affine::Variant&) { return true; };
+      const int n = check_permuted_pairs(c, rng, total);
+      pairs += n;
+      if (!c.canonical) permuted_pairs += n;
+    }
+  }
+  EXPECT_GT(pairs, 0);
+  const auto all = crelu32::variants();
+  if (std::any_of(all.begin(), all.end(), [](const C32& v) { return v.info.available() && !crelu32::is_canonical_order(v); })) {
+    EXPECT_GT(permuted_pairs, 0);
+  }
+  EXPECT_GE(total, kMinOutputsPerTest);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // (../shared/data/expected); and the parsers' errors on corrupt nets and bad FENs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "workloads/chess.h"
 #include "workloads/data.h"
 #include "kernels/affine/registry.h"
+#include "kernels/crelu32/registry.h"
 #include "kernels/ft_output/registry.h"
 #include "kernels/ft_refresh/registry.h"
 #include "workloads/engine.h"
@@ -182,6 +184,40 @@ TEST(NnueEngine, EveryFtOutputVariantPluggedInIsExact) {
     }
   }
   EXPECT_GT(plugged, 6);
+}
+
+// Every crelu32 variant that takes 32 elements in crelu1 (the *_lanes forms included):
+// for a lane-ordered one the engine permutes fc_2's columns, in its packed weights or in
+// the reference fc_2's copy; the values and the canonical ac1 bytes stay Stockfish's.
+TEST(NnueEngine, EveryCrelu32VariantPluggedIntoCrelu1IsExact) {
+  NNUELAB_NEED_DATA(dir);
+  const Network& n = net(1536);
+  const auto rows = read_tsv(*dir + "/expected/sf16-nn-5af11540bbfe.tsv");
+  int plugged = 0, lane_ordered = 0;
+  for (const crelu32::Variant& v : crelu32::variants()) {
+    if (!v.info.available() || v.writes_bits || !crelu32::why_unsupported(v, {32, 6}).empty()) continue;
+    for (const char* fc2 : {"best", "reference"}) {
+      const Engine engine(n, {{"crelu1", v.info.name}, {"fc2", fc2}});
+      ++plugged;
+      lane_ordered += !crelu32::is_canonical_order(v);
+      for (std::size_t i = 0; i < rows.size(); i += v.info.emulated ? 100 : 25) {
+        const Position pos = parse_fen(rows[i][0]);
+        const Evaluation e = engine.evaluate(pos);
+        ASSERT_EQ(e.positional, std::stoi(rows[i][4])) << v.info.name << " -> " << engine.choice().at("fc2") << ": " << rows[i][0];
+        ASSERT_EQ(e.ac1, evaluate_reference(n, pos).ac1) << v.info.name;
+      }
+    }
+  }
+  EXPECT_GT(plugged, 4);
+  const auto all = crelu32::variants();
+  if (std::any_of(all.begin(), all.end(), [](const crelu32::Variant& v) { return v.info.available() && !crelu32::is_canonical_order(v); })) {
+    EXPECT_GT(lane_ordered, 0);
+  }
+  // crelu0's bytes share fc_1's row with sqr0's: a lane order there is refused by name.
+  for (const crelu32::Variant& v : all)
+    if (!crelu32::is_canonical_order(v)) {
+      EXPECT_THROW(Engine(n, {{"crelu0", v.info.name}}), std::invalid_argument) << v.info.name;
+    }
 }
 
 // Every ft_refresh variant building both accumulators in one call (emulated ones included).

@@ -16,11 +16,11 @@
 #include "kernels/pool_max2/registry.h"
 #include "kernels/pool_product2/registry.h"
 #include "nnuelab_config.h"
-#include "reference/affine.h"
 #include "reference/find_nnz.h"
 #include "reference/pool.h"
 #include "workloads/boundary.h"
 #include "tests/elementwise_tester.h"
+#include "tests/permuted_pair.h"
 
 namespace nnuelab::test {
 namespace {
@@ -284,70 +284,35 @@ TEST(FtOutputOrder, DeclaredOrdersArePermutationsOfWholeGroups) {
   EXPECT_THROW(ft_output::output_order(ft_output::variants()[0], {33, ft_output::Form::kClamp255}), std::invalid_argument);
 }
 
-// End to end: (ft_output variant, next layer's prepare) is exact. The next layer's
-// canonical weights W[out][n/2] get their columns permuted by the activation's declared
-// order (permute_next_layer_columns, load-time work), are prepared by a real affine
-// variant, and are fed the activation's produced bytes and produced bitset unchanged; the
-// result must equal ref::affine(W, reference activation in canonical order). For a
-// permuted variant, the same bytes against the unpermuted W must differ (the test sees
-// the permutation).
+// End to end: (ft_output variant, next layer's prepare) is exact, through real affine
+// kernels (tests/permuted_pair.h): the bitset consumers, plus dense kernels through the
+// plain run. The production shape: 2 x 1024 -> 1024 -> affine 1024 x 32.
 TEST(FtOutputLayout, PermutedActivationAndPreparedNextLayerAreExact) {
   workloads::Rng rng(42);
   int pairs = 0;
   long total = 0;
   for (const Ft& fv : ft_output::variants()) {
     if (!fv.info.available()) continue;
-    for (int n : {2048}) {  // the production shape: 2 x 1024 -> 1024 -> affine 1024 x 32
-      for (auto form : {ft_output::Form::kClamp127, ft_output::Form::kClamp255}) {
-        const ft_output::Shape fs{n, form};
-        if (!ft_output::why_unsupported(fv, fs).empty()) continue;
-        const int h = n / 2;
-        const affine::Shape as{h, 32};
-        std::vector<std::int8_t> w(std::size_t(h) * as.out);
-        std::vector<std::int32_t> bias(as.out);
-        for (auto& x : w) x = std::int8_t(rng.uniform(-128, 127));
-        for (auto& x : bias) x = std::int32_t(rng.uniform(-(1 << 20), 1 << 20));
-        const auto order = ft_output::output_order(fv, fs);
-        const auto w_perm = ft_output::permute_next_layer_columns(w.data(), h, as.out, order);
-        for (const affine::Variant& av : affine::variants()) {
-          // Bitset consumers, plus one dense kernel through the plain run.
-          if (!av.info.available() || !affine::why_unsupported(av, as).empty()) continue;
-          if (!av.run_bits && av.info.name != "affine/avx2/dense_blocked4" && av.info.name != "affine/scalar/dense_rows")
-            continue;
-          const affine::Packed packed = affine::prepare(av, affine::Canonical{as, w_perm.data(), bias.data()});
-          const affine::Packed packed_unpermuted = affine::prepare(av, affine::Canonical{as, w.data(), bias.data()});
-          long compared = 0;
-          bool unpermuted_differs = false;
-          for (int k = 0; compared < 3200; ++k) {  // 100 accumulators per pair
-            std::vector<std::int16_t> acc(n);
-            for (auto& x : acc) x = std::int16_t(k % 3 == 2 ? rng.uniform(INT16_MIN, INT16_MAX) : rng.uniform(-600, 600));
-            std::vector<std::uint8_t> canonical(h), produced(h);
-            std::vector<std::uint64_t> bits(nnz_bitset_words(h));
-            ref_ft(fs, acc.data(), canonical.data());
-            ft_output::run(fv, fs, acc.data(), produced.data(), fv.writes_bits ? bits.data() : nullptr);
-            if (!fv.writes_bits) ref::nnz_chunk_bitset(produced.data(), h, bits.data());  // what a consumer would scan
-            std::vector<std::int32_t> want(as.out), got(as.out);
-            ref::affine(w.data(), bias.data(), h, as.out, canonical.data(), want.data());
-            const std::string what = fv.info.name + " -> " + av.info.name + " " + ft_output::shape_name(fs) + " input " + std::to_string(k);
-            if (av.run_bits)
-              affine::run_with_bits(av, packed, produced.data(), bits.data(), got.data());
-            else
-              affine::run(av, packed, produced.data(), got.data());
-            auto diff = compare(got.data(), want.data(), as.out, what);
-            ASSERT_FALSE(diff) << *diff;
-            compared += as.out;
-            if (!ft_output::is_canonical_order(fv)) {
-              affine::run(av, packed_unpermuted, produced.data(), got.data());
-              unpermuted_differs |= bool(first_mismatch(got.data(), want.data(), as.out));
-            }
-          }
-          if (!ft_output::is_canonical_order(fv)) {
-            EXPECT_TRUE(unpermuted_differs) << fv.info.name << ": its output order made no difference to the next layer";
-          }
-          ++pairs;
-          total += compared;
-        }
-      }
+    for (auto form : {ft_output::Form::kClamp127, ft_output::Form::kClamp255}) {
+      const ft_output::Shape fs{2048, form};
+      if (!ft_output::why_unsupported(fv, fs).empty()) continue;
+      const int h = fs.n / 2;
+      std::vector<std::int16_t> acc(fs.n);
+      PermutedPairCheck c;
+      c.producer = fv.info.name + " " + ft_output::shape_name(fs);
+      c.order = ft_output::output_order(fv, fs);
+      c.canonical = ft_output::is_canonical_order(fv);
+      c.next = {h, 32};
+      c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
+        for (auto& x : acc) x = std::int16_t(k % 3 == 2 ? rng.uniform(INT16_MIN, INT16_MAX) : rng.uniform(-600, 600));
+        ref_ft(fs, acc.data(), canonical);
+        ft_output::run(fv, fs, acc.data(), produced, fv.writes_bits ? bits : nullptr);
+        if (!fv.writes_bits) ref::nnz_chunk_bitset(produced, h, bits);  // what a consumer would scan
+      };
+      c.pick = [](const affine::Variant& av) {
+        return av.run_bits || av.info.name == "affine/avx2/dense_blocked4" || av.info.name == "affine/scalar/dense_rows";
+      };
+      pairs += check_permuted_pairs(c, rng, total);
     }
   }
   EXPECT_GT(pairs, 0);
@@ -437,7 +402,7 @@ TEST(PoolRegistry, EveryPoolOpHasAScalarVariantAndAvx2Forms) {
     const Ft* bits = find_variant(ft_output::variants(), "ft_output/avx2/clamp255_mulhi_packus_interleaved_bits");
     ASSERT_TRUE(bits);
     EXPECT_TRUE(bits->writes_bits);
-    EXPECT_EQ(bits->packus_lanes, 2);
+    EXPECT_EQ(bits->order_lanes, 2);
     const Prod* pb = find_variant(pool_product2::variants(), "pool_product2/avx2/mullo_srli_packus_permute_bits");
     ASSERT_TRUE(pb);
     EXPECT_TRUE(pb->writes_bits);

@@ -60,10 +60,14 @@ const affine::Variant* best_affine(const affine::Shape& s, std::initializer_list
   return nullptr;
 }
 
-const crelu32::Variant* best_crelu32(const crelu32::Shape& s) {
+// lanes_ok: the layer after it can take a declared lane order (crelu1 -> fc_2); crelu0's
+// bytes share fc_1's input row with sqr0's, so it stays canonical.
+const crelu32::Variant* best_crelu32(const crelu32::Shape& s, bool lanes_ok) {
   const crelu32::Variant* best = nullptr;  // registry order: baseline first
   for (const auto& v : crelu32::variants())
-    if (!v.info.emulated && !v.info.portable && !v.writes_bits && crelu32::why_unsupported(v, s).empty()) best = &v;
+    if (!v.info.emulated && !v.info.portable && !v.writes_bits && (lanes_ok || crelu32::is_canonical_order(v)) &&
+        crelu32::why_unsupported(v, s).empty())
+      best = &v;
   return best;
 }
 
@@ -121,6 +125,11 @@ struct Engine::Impl {
   const ft_output::Variant* ft_out = nullptr;
   std::vector<int> ft_order;
   bool bits = false;
+  // crelu1 in a declared lane order (a *_lanes variant): produced position -> canonical
+  // index over fc_1's 32 outputs; fc_2's columns are permuted to match, in its packed
+  // weights or, for the reference fc_2, in w2_produced (per layer stack).
+  std::vector<int> crelu1_order;
+  std::array<std::vector<std::int8_t>, kLayerStacks> w2_produced;
 };
 
 Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_unique<Impl>()), net_(net) {
@@ -155,10 +164,11 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
           const LayerStack& st = net.stacks[s];
           std::vector<std::int8_t> w0;  // fc_0's columns in ft_out's produced order, when it has one
           if (k == 0 && !impl_->ft_order.empty())
-            w0 = ft_output::permute_next_layer_columns(st.w0.data(), net.l1, kFc0Out, impl_->ft_order);
+            w0 = permute_next_layer_columns(st.w0.data(), net.l1, kFc0Out, impl_->ft_order);
+          const std::int8_t* w2 = impl_->crelu1_order.empty() ? st.w2.data() : impl_->w2_produced[s].data();
           const affine::Canonical c = k == 0   ? affine::Canonical{spec.affine_shape, w0.empty() ? st.w0.data() : w0.data(), st.b0.data()}
                                       : k == 1 ? affine::Canonical{spec.affine_shape, st.w1.data(), st.b1.data()}
-                                               : affine::Canonical{spec.affine_shape, st.w2.data(), st.b2.data()};
+                                               : affine::Canonical{spec.affine_shape, w2, st.b2.data()};
           impl_->packed[k][s] = affine::prepare(*v, c);
         }
       }
@@ -173,15 +183,23 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       const crelu32::Shape s{spec.n, 6};
       const crelu32::Variant* v = nullptr;
       if (name == "best") {
-        v = best_crelu32(s);
+        v = best_crelu32(s, layer == "crelu1");
       } else if (name != "reference") {
         v = find_named(crelu32::variants(), name);
         if (!v) throw std::invalid_argument(layer + ": \"" + name + "\" is not a registered crelu32 variant");
         const std::string why = crelu32::why_unsupported(*v, s);
         if (!why.empty()) throw std::invalid_argument(layer + ": " + name + " cannot run " + crelu32::shape_name(s) + ": " + why);
         if (v->writes_bits) throw std::invalid_argument(layer + ": " + name + " writes an nnz bitset nothing here reads");
+        if (layer == "crelu0" && !crelu32::is_canonical_order(*v))
+          throw std::invalid_argument(layer + ": " + name + " leaves a lane order, and crelu0's bytes share fc_1's row with sqr0's");
       }
       (layer == "crelu0" ? impl_->crelu0 : impl_->crelu1) = v;
+      if (layer == "crelu1" && v && !crelu32::is_canonical_order(*v)) {
+        // fc_2 comes later in forward order: its prepare (or the reference) reads w2_produced.
+        impl_->crelu1_order = crelu32::output_order(*v, s);
+        for (int k = 0; k < kLayerStacks; ++k)
+          impl_->w2_produced[k] = permute_next_layer_columns(net.stacks[k].w2.data(), kFc1Out, 1, impl_->crelu1_order);
+      }
       if (v) chosen = v->info.name;
     } else if (spec.op == "ft_output") {
       const ft_output::Shape s{net.l1, ft_output::Form::kClamp127};
@@ -310,11 +328,20 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
   lap("crelu0");
   fc(1, st.w1.data(), st.b1.data(), kFc1In, kFc1Out, e.ac0.data(), e.fc1.data());
   lap("fc1");
-  if (impl_->crelu1) crelu32::run(*impl_->crelu1, {kFc1Out, 6}, e.fc1.data(), e.ac1.data());
-  else ref::crelu32(e.fc1.data(), kFc1Out, 6, e.ac1.data());
+  // crelu1 -> fc_2: canonical, or in crelu1's declared lane order (fc_2's columns were
+  // permuted to match); ac1 is reported canonical, outside the timed layers.
+  std::array<std::uint8_t, kFc1Out> ac1_produced{};
+  const bool lanes1 = !impl_->crelu1_order.empty();
+  std::uint8_t* ac1 = lanes1 ? ac1_produced.data() : e.ac1.data();
+  if (impl_->crelu1) crelu32::run(*impl_->crelu1, {kFc1Out, 6}, e.fc1.data(), ac1);
+  else ref::crelu32(e.fc1.data(), kFc1Out, 6, ac1);
   lap("crelu1");
-  fc(2, st.w2.data(), st.b2.data(), kFc1Out, 1, e.ac1.data(), &e.fc2);
+  fc(2, lanes1 ? impl_->w2_produced[e.bucket].data() : st.w2.data(), st.b2.data(), kFc1Out, 1, ac1, &e.fc2);
   lap("fc2");
+  if (lanes1) {
+    for (int p = 0; p < kFc1Out; ++p) e.ac1[impl_->crelu1_order[p]] = ac1[p];
+    if (times) t = Clock::now();
+  }
   const std::int32_t passed = e.fc0[kFc0Out - 1] * (600 * 16) / (127 * (1 << 6));
   e.positional = e.fc2 + passed;
   e.value = (e.psqt + e.positional) / 16;

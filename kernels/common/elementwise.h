@@ -25,6 +25,12 @@ struct ElementwiseVariant {
   // nullptr for every other variant.
   void (*run)(const ShapeT&, const In*, Out*, std::uint64_t* bits);
   bool writes_bits = false;
+  // Declared by the registry line (NNUELAB_VARIANT_LANES, plain data, never computed by
+  // ISA code): 1 = canonical output order; L > 1 = the bytes stay in the per-lane order of
+  // the narrowing packs over L 128-bit lanes (no fix-up permute), which the op's
+  // output_order spells out (kernels/common/lane_order.h) and the next layer's prepare
+  // absorbs. Never picked by run_active unless forced: its caller must know the order.
+  int order_lanes = 1;
 };
 
 // The fused nnz bitset a producer writes for the next affine layer: bit j of

@@ -17,3 +17,12 @@
 // instead of scanning their input. Each registry.cpp defines NNUELAB_ROW_BITS; ops
 // without such variants never use this line.
 #define NNUELAB_VARIANT_BITS(isa, technique, note) NNUELAB_EACH_##isa(NNUELAB_ROW_BITS, technique, note)
+
+// A variant that leaves its output lane-interleaved on purpose (no fix-up permute; the
+// next layer's prepare absorbs the order): `lanes` is the number of 128-bit lanes its
+// narrowing packs work over, plain data that the op's output_order turns into a byte
+// order (kernels/common/lane_order.h). Only ops whose registry.cpp defines
+// NNUELAB_REGISTRY_LANES (an ElementwiseVariant's order_lanes) use these lines.
+#define NNUELAB_VARIANT_LANES(isa, technique, lanes, note) NNUELAB_EACH_##isa(NNUELAB_ROW_LANES, technique, lanes, note)
+#define NNUELAB_VARIANT_LANES_BITS(isa, technique, lanes, note) \
+  NNUELAB_EACH_##isa(NNUELAB_ROW_LANES_BITS, technique, lanes, note)

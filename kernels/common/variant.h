@@ -73,10 +73,13 @@ template <class V, class Accepts>
 const V& active_variant(std::span<const V> all, Accepts accepts) {
   check_forced_variant();
   const auto forced = forced_variant();
-  // A *_bits producer needs a bitset buffer its caller may not have: chosen only when forced.
+  // A *_bits producer needs a bitset buffer its caller may not have, and a lane-ordered
+  // one a next layer prepared for its order: either is chosen only when forced.
   auto eligible = [&](const V& v) {
     if constexpr (requires { v.writes_bits; })
       if (v.writes_bits) return false;
+    if constexpr (requires { v.order_lanes; })
+      if (v.order_lanes != 1) return false;
     return v.info.available() && !v.info.emulated && !v.info.portable && accepts(v);
   };
   const V* best = nullptr;

@@ -1,6 +1,9 @@
 // Op `crelu32`: ClippedReLU of an int32 affine output, scaled down by a power of two.
 //   out[i] = clamp(in[i] >> shift, 0, 127)   int32 -> uint8, arithmetic (floor) shift,
 // valid for every int32 input and shift 0..31. Stockfish uses shift 6 (weights x64).
+// Output order: canonical, unless the registry line declares lanes > 1 (the *_lanes
+// forms): then each output vector stays in the packs' per-128-bit-lane order
+// (crelu32::output_order) and the next layer's prepare absorbs it.
 // Included by ISA-compiled files: plain data and declarations only.
 #pragma once
 #include <cstdint>

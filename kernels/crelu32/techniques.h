@@ -30,7 +30,12 @@ const char* packs_domain(const Shape& s) {
 // run_loop: the register-count loop is also the imm forms' fallback, and GCC made it one
 // shared out-of-line copy, a jump and the shape's reloads per call (+2 to +5 instructions
 // of 69 at 32 elements).
-template <class V, class Tech, bool Bits, class Count>
+// InOrder = false: the *_lanes forms, which skip fix_packs32x2 and leave every output
+// vector in the packs' per-128-bit-lane order (4-byte chunk k of the vector holds input
+// vector k % 4's lane k / 4: packs32x2_lane_order in kernels/common/lane_order.h, declared
+// by the registry line, absorbed by the next layer's prepare). Chunks move whole, so the
+// bitset is simply that of the bytes as stored.
+template <class V, class Tech, bool Bits, bool InOrder, class Count>
 [[gnu::always_inline]] inline void run_loop_by(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                std::uint64_t* bits, Count shift) {
   constexpr int kLanes = V::kBytes / 4;  // int32 per input vector
@@ -38,27 +43,34 @@ template <class V, class Tech, bool Bits, class Count>
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const std::int32_t* in = input + 4 * k * kLanes;
-    const auto out = V::fix_packs32x2(
-        Tech::template step<V>(V::load(in), V::load(in + kLanes), V::load(in + 2 * kLanes), V::load(in + 3 * kLanes), shift));
+    auto out = Tech::template step<V>(V::load(in), V::load(in + kLanes), V::load(in + 2 * kLanes), V::load(in + 3 * kLanes), shift);
+    if constexpr (InOrder) out = V::fix_packs32x2(out);
     V::store(output + k * V::kBytes, out);
     if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
   }
   if constexpr (Bits) w.finish();
 }
 
-template <class V, class Tech, bool Bits>
+template <class V, class Tech, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void run_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                             std::uint64_t* bits) {
-  run_loop_by<V, Tech, Bits>(s, input, output, bits, V::shift_count(s.shift));
+  run_loop_by<V, Tech, Bits, InOrder>(s, input, output, bits, V::shift_count(s.shift));
 }
 
 // The same loop with the shift as an immediate: one instantiation per shift 0..8 (the
 // packs domain), picked once per call. A shift outside it (refused by supports; only a
 // raw call gets here) takes the run-time count, so the kernel still equals run_loop.
-template <class V, class Tech, bool Bits>
+template <class V, class Tech, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void run_loop_imm(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
-  if (!act::with_imm_shift8(s.shift, [&](auto imm) { run_loop_by<V, Tech, Bits>(s, input, output, bits, imm); }))
-    run_loop<V, Tech, Bits>(s, input, output, bits);
+  if (!act::with_imm_shift8(s.shift, [&](auto imm) { run_loop_by<V, Tech, Bits, InOrder>(s, input, output, bits, imm); }))
+    run_loop<V, Tech, Bits, InOrder>(s, input, output, bits);
+}
+
+// run_loop_imm without the lane fix-up (the *_lanes forms; see run_loop_by).
+template <class V, class Tech, bool Bits>
+[[gnu::always_inline]] inline void run_loop_imm_lanes(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                      std::uint64_t* bits) {
+  run_loop_imm<V, Tech, Bits, false>(s, input, output, bits);
 }
 
 // The production form: packs_epi32 to int16, srai_epi16, packs_epi16, max_epi8 with 0.

@@ -6,15 +6,14 @@
 #include <vector>
 
 #include "kernels/common/elementwise.h"
+#include "kernels/common/lane_order.h"
 #include "kernels/ft_output/ft_output.h"
 
 namespace nnuelab::ft_output {
 
-struct Variant : ElementwiseVariant<Shape, std::int16_t, std::uint8_t> {
-  // Declared by the registry line (plain data, never computed by ISA code): 1 = canonical
-  // output order; L > 1 = packus' order over L 128-bit lanes (packus_lane_order).
-  int packus_lanes = 1;
-};
+// order_lanes (declared by NNUELAB_VARIANT_LANES lines): 1 = canonical output order;
+// L > 1 = packus' order over L 128-bit lanes (packus_lane_order).
+using Variant = ElementwiseVariant<Shape, std::int16_t, std::uint8_t>;
 
 std::span<const Variant> variants();
 std::string shape_name(const Shape& s);  // "clamp255_2048"
@@ -33,11 +32,7 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
 std::vector<int> output_order(const Variant& v, const Shape& s);
 bool is_canonical_order(const Variant& v);
 
-// The next layer's load-time half of a permuted pair: canonical int8 weights W[out][in]
-// (in = this op's n/2 outputs) with column p taken from canonical column order[p], so that
-// sum_p W'[o][p] * produced[p] = sum_i W[o][i] * canonical[i]. Prepare the result with
-// any affine variant; feed it the produced bytes (and their bitset) directly.
-std::vector<std::int8_t> permute_next_layer_columns(const std::int8_t* weights, int in, int out,
-                                                    const std::vector<int>& order);
+// The next layer's load-time half of a permuted pair: permute_next_layer_columns
+// (kernels/common/lane_order.h) with this order.
 
 }  // namespace nnuelab::ft_output
