@@ -321,5 +321,28 @@ TEST(Crelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
   EXPECT_GE(total, kMinOutputsPerTest);
 }
 
+
+// run_active never picks a *_lanes form on its own (its caller expects canonical bytes):
+// the variant it ran is in order, and its output is the reference's.
+TEST(Crelu32Order, RunActivePicksAnInOrderVariant) {
+  for (int n : {32, 64, 1024}) {
+    const crelu32::Shape s{n, 6};
+    std::vector<std::int32_t> in(n);
+    workloads::Rng rng(n);
+    for (auto& x : in) x = std::int32_t(rng.uniform(-9000, 9000));
+    std::vector<std::uint8_t> got(n), want(n);
+    ref::crelu32(in.data(), n, 6, want.data());
+    const C32& ran = crelu32::run_active(s, in.data(), got.data());
+    if (!forced_variant()) {
+      EXPECT_TRUE(crelu32::is_canonical_order(ran)) << ran.info.name;
+      EXPECT_FALSE(ran.writes_bits) << ran.info.name;
+    }
+    if (crelu32::is_canonical_order(ran)) {
+      auto diff = compare(got.data(), want.data(), n, ran.info.name + " via run_active");
+      EXPECT_FALSE(diff) << *diff;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nnuelab::test
