@@ -38,6 +38,16 @@
 #define NNUELAB_UNROLL _Pragma("GCC unroll 32")
 #endif
 
+// On a kernel function: GCC must not merge identical instruction tails of its branches
+// (cross-jumping). Where a kernel picks one of several instantiations per call (an
+// immediate shift), the merge puts taken jumps on the short path a tiny shape takes.
+// Clang has no such pass option; there it is empty.
+#if defined(__clang__)
+#define NNUELAB_NO_CROSSJUMPING
+#else
+#define NNUELAB_NO_CROSSJUMPING [[gnu::optimize("no-crossjumping")]]
+#endif
+
 namespace nnuelab::NNUELAB_ISA_NS {
 // n / D for an n >= 0 (a shape every supports() has checked), divided unsigned: a shift,
 // where int division adds a sign fix-up of three instructions to every call. Used where
