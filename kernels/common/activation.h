@@ -38,6 +38,23 @@ template <class V>
   return div_nonneg<V::kBytes>(n);
 }
 
+// step(k) for every output vector k < vectors. 32 output bytes (a hidden layer's width:
+// one vector at 256 bits, two at 128) take a fall-through copy with a constant count: no
+// loop setup or counter. At 32 elements a call through the harness is about 50
+// instructions and runs near 6 per cycle, so instructions are time (crelu32's 32-element
+// calls: -7 to -16 instructions, avx2 packs_shift_imm_permute 2.21 -> 1.97 ns, Xeon VM,
+// 2026-11-24). Kernels that pick an instantiation per call pair this with
+// NNUELAB_NO_CROSSJUMPING (isa.h), or GCC merges the copies' tails behind taken jumps.
+template <class V, class Step>
+[[gnu::always_inline]] inline void for_each_vector(int vectors, Step step) {
+  constexpr int kWidth32 = 32 / V::kBytes;  // 0 at 512 bits: no such path
+  if (kWidth32 > 0 && vectors == kWidth32) [[likely]] {
+    for (int k = 0; k < kWidth32; ++k) step(k);
+  } else {
+    for (int k = 0; k < vectors; ++k) step(k);
+  }
+}
+
 // ---- the fused nnz bitset -------------------------------------------------------------
 // Collects one bit per 4-byte output chunk (bit j of words[j / 64]: bytes 4j..4j+3 not all
 // zero), kBytes / 4 bits per output vector, and stores each word once it is complete (no

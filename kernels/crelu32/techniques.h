@@ -48,17 +48,7 @@ template <class V, class Tech, bool Bits, bool InOrder, class Count>
     V::store(output + k * V::kBytes, out);
     if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
   };
-  // 32 elements (a hidden layer's width; 1 vector at 256 bits, 2 at 128) get a straight
-  // copy with a constant count, laid out as the fall-through path: no loop setup or
-  // counter. At 32 a call is about 50 instructions with the harness's share and runs near
-  // 6 per cycle, so instructions are time: -7 to -9 per call on AVX2 (-14 to -16 for
-  // _bits); avx2 packs_shift_imm_permute 2.21 -> 1.97 ns (Xeon VM, 2026-11-24).
-  constexpr int kWidth32 = 32 / V::kBytes;  // 0 at 512 bits: no such path
-  if (kWidth32 > 0 && vectors == kWidth32) [[likely]] {
-    for (int k = 0; k < kWidth32; ++k) one(k);
-  } else {
-    for (int k = 0; k < vectors; ++k) one(k);
-  }
+  act::for_each_vector<V>(vectors, one);  // 32 elements: the straight path
   if constexpr (Bits) w.finish();
 }
 
@@ -125,8 +115,8 @@ struct PackusMin {
 // Defines <tech>_supports / <tech>_run of a registry line from a technique and its domain;
 // Loop is run_loop (run-time shift count) or run_loop_imm (immediate shift). No
 // cross-jumping (NNUELAB_NO_CROSSJUMPING): GCC otherwise merged the nine imm
-// instantiations' identical tails, and the 32-element path took two more taken jumps
-// (*_lanes at 32: 2.24 against 1.83 ns).
+// instantiations' identical tails, and the 32-element path (act::for_each_vector) took two
+// more taken jumps (*_lanes at 32: 2.24 against 1.83 ns).
 #define NNUELAB_CRELU32_DEFINE_LOOP(tech, V, Tech, Domain, Bits, Loop)                           \
   const char* tech##_supports(const Shape& s) { return Domain<V>(s); }                          \
   NNUELAB_NO_CROSSJUMPING void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \

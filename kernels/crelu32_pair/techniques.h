@@ -48,15 +48,15 @@ template <class V, bool Bits, class Count, class PostCount>
   };
   typename V::reg sq, clip;
   if constexpr (!Bits) {
-    for (int k = 0; k < vectors; ++k) step(k, sq, clip);
+    act::for_each_vector<V>(vectors, [&](int k) { step(k, sq, clip); });  // 32: the straight path
   } else if (chunks <= 32) {
     // Up to 128 elements (Stockfish's 16 and 32) both halves fit one word (2 * n / 4 <= 64
     // bits): gathered in a register and stored once, no writers, no merge.
     std::uint64_t word = 0;
-    for (int k = 0; k < vectors; ++k) {
+    act::for_each_vector<V>(vectors, [&](int k) {
       step(k, sq, clip);
       word |= V::nnz(sq) << (k * kChunks) | V::nnz(clip) << (chunks + unsigned(k * kChunks));
-    }
+    });
     bits[0] = word;
   } else {
     const bool shared = chunks % 64 != 0;
@@ -116,10 +116,11 @@ void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t*
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
 
-// Run is shared_packs_run (run-time shift counts) or shared_packs_imm_run (immediates).
+// Run is shared_packs_run (run-time shift counts) or shared_packs_imm_run (immediates); no
+// cross-jumping, as in crelu32 (the 32-element path of act::for_each_vector).
 #define NNUELAB_CRELU32_PAIR_DEFINE_RUN(tech, V, Bits, Run)                                      \
   const char* tech##_supports(const Shape& s) { return shared_packs_domain<V>(s); }             \
-  void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
+  NNUELAB_NO_CROSSJUMPING void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
     Run<V, Bits>(s, in, out, b);                                                                 \
   }
 #define NNUELAB_CRELU32_PAIR_DEFINE(tech, V, Bits) NNUELAB_CRELU32_PAIR_DEFINE_RUN(tech, V, Bits, shared_packs_run)

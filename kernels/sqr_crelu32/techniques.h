@@ -33,14 +33,14 @@ template <class V, bool Bits, class Count>
   constexpr int kLanes = V::kBytes / 4;
   const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
-  for (int k = 0; k < vectors; ++k) {
+  act::for_each_vector<V>(vectors, [&](int k) {  // 32 elements: the straight path
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
     const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
     const auto out = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
     V::store(output + k * V::kBytes, out);
     if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
-  }
+  });
   if constexpr (Bits) w.finish();
 }
 
@@ -64,10 +64,11 @@ template <class V, bool Bits>
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
 
-// Run is packs_mulhi_run (run-time post shift) or packs_mulhi_imm_run (immediate).
+// Run is packs_mulhi_run (run-time post shift) or packs_mulhi_imm_run (immediate); no
+// cross-jumping, as in crelu32 (the 32-element path of act::for_each_vector).
 #define NNUELAB_SQR_CRELU32_DEFINE_RUN(tech, V, Bits, Run)                                       \
   const char* tech##_supports(const Shape& s) { return packs_mulhi_domain<V>(s); }              \
-  void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
+  NNUELAB_NO_CROSSJUMPING void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
     Run<V, Bits>(s, in, out, b);                                                                 \
   }
 #define NNUELAB_SQR_CRELU32_DEFINE(tech, V, Bits) NNUELAB_SQR_CRELU32_DEFINE_RUN(tech, V, Bits, packs_mulhi_run)
