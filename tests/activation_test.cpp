@@ -3,9 +3,11 @@
 // (and, for *_bits variants, the nnz bitset of the output; see elementwise_tester.h).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
+#include "kernels/affine/registry.h"
 #include "kernels/crelu32_pair/registry.h"
 #include "kernels/quantmoid4/registry.h"
 #include "kernels/sqr_crelu32/registry.h"
@@ -15,6 +17,8 @@
 #include "reference/sqr_crelu32.h"
 #include "workloads/boundary.h"
 #include "tests/elementwise_tester.h"
+#include "tests/permuted_pair.h"
+#include "nnuelab_config.h"
 
 namespace nnuelab::test {
 namespace {
@@ -160,12 +164,15 @@ TEST(SqrCrelu32Domain, PacksMulhiIsExactOnlyForShift5To8) {
 using Pair = crelu32_pair::Variant;
 
 ElementwiseTester<Pair> pair_tester(const Pair& v, const crelu32_pair::Shape& s) {
-  return ElementwiseTester<Pair>(
+  ElementwiseTester<Pair> t(
       v, s, [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32_pair(in, sh.n, sh.shift, out); },
       [](const Pair& var, const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits) {
         crelu32_pair::run(var, sh, in, out, bits);
       },
       2 * s.n);
+  // A *_lanes variant is compared through its own declared order (from the registry line).
+  if (!crelu32_pair::is_canonical_order(v)) t.set_output_order(crelu32_pair::output_order(v, s));
+  return t;
 }
 
 class Crelu32Pair : public ::testing::TestWithParam<ElementwiseCase<Pair>> {};
@@ -177,6 +184,79 @@ TEST_P(Crelu32Pair, MatchesReference) {
   check_int32_streams(t, s.shift, std::int64_t(200) << s.shift);
   if (HasFatalFailure()) return;
   EXPECT_GE(t.compared, kMinOutputsPerTest);
+  if (v->writes_bits) {
+    EXPECT_GT(t.bits_compared, 0);
+  }
+}
+
+// The pair's declared order keeps each half in place and moves whole 4-byte chunks inside
+// it (crelu32's packs order per half); the identity exactly for in-order variants.
+TEST(Crelu32PairOrder, DeclaredOrdersKeepTheHalvesAndWholeChunks) {
+  int permuted = 0;
+  for (const Pair& v : crelu32_pair::variants()) {
+    for (const auto& s : shift_shapes<crelu32_pair::Shape>()) {
+      if (!crelu32_pair::why_unsupported(v, s).empty()) continue;
+      const auto order = crelu32_pair::output_order(v, s);
+      ASSERT_EQ(int(order.size()), 2 * s.n) << v.info.name;
+      std::vector<int> sorted = order;
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i < 2 * s.n; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
+      bool identity = true;
+      for (int p = 0; p < 2 * s.n; ++p) {
+        identity &= order[p] == p;
+        ASSERT_EQ(order[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
+        ASSERT_EQ(order[p] / s.n, p / s.n) << v.info.name << " moves a byte across the halves";
+      }
+      EXPECT_EQ(identity, crelu32_pair::is_canonical_order(v)) << v.info.name << " " << crelu32_pair::shape_name(s);
+      permuted += !identity;
+    }
+  }
+  const auto all = crelu32_pair::variants();
+  const bool runnable = std::any_of(all.begin(), all.end(),
+                                    [](const Pair& v) { return v.info.available() && !crelu32_pair::is_canonical_order(v); });
+  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
+  if (NNUELAB_HAS_avx2) {
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [](const Pair& v) { return !crelu32_pair::is_canonical_order(v); }));
+  }
+}
+
+// End to end (tests/permuted_pair.h): (crelu32_pair variant, next layer's prepare) is
+// exact through every affine variant that takes the shape: 2 x 32 -> 64 bytes -> 64x32
+// (the L2 input of a 32-wide fc_0), and 2 x 64 -> 128x16.
+TEST(Crelu32PairLayout, PermutedActivationAndPreparedNextLayerAreExact) {
+  workloads::Rng rng(11);
+  int pairs = 0, permuted_pairs = 0;
+  long total = 0;
+  for (const Pair& pv : crelu32_pair::variants()) {
+    if (!pv.info.available()) continue;
+    for (const affine::Shape next : {affine::Shape{64, 32}, affine::Shape{128, 16}}) {
+      const crelu32_pair::Shape ps{next.in / 2, 6};
+      if (!crelu32_pair::why_unsupported(pv, ps).empty()) continue;
+      std::vector<std::int32_t> x(ps.n);
+      PermutedPairCheck c;
+      c.producer = pv.info.name + " " + crelu32_pair::shape_name(ps);
+      c.order = crelu32_pair::output_order(pv, ps);
+      c.canonical = crelu32_pair::is_canonical_order(pv);
+      c.next = next;
+      c.outputs_per_pair = std::max(3200 / next.out, 64) * next.out;
+      c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
+        for (auto& v : x) v = std::int32_t(k % 3 == 2 ? rng.uniform(-20000, 3000) : rng.uniform(-9000, 9000));
+        ref::crelu32_pair(x.data(), ps.n, ps.shift, canonical);
+        crelu32_pair::run(pv, ps, x.data(), produced, pv.writes_bits ? bits : nullptr);
+        if (!pv.writes_bits) ref::nnz_chunk_bitset(produced, next.in, bits);
+      };
+      c.pick = [](const affine::Variant&) { return true; };
+      const int n = check_permuted_pairs(c, rng, total);
+      pairs += n;
+      if (!c.canonical) permuted_pairs += n;
+    }
+  }
+  EXPECT_GT(pairs, 0);
+  const auto all = crelu32_pair::variants();
+  if (std::any_of(all.begin(), all.end(), [](const Pair& v) { return v.info.available() && !crelu32_pair::is_canonical_order(v); })) {
+    EXPECT_GT(permuted_pairs, 0);
+  }
+  EXPECT_GE(total, kMinOutputsPerTest);
 }
 
 INSTANTIATE_TEST_SUITE_P(, Crelu32Pair,

@@ -1,10 +1,14 @@
 #include "kernels/crelu32_pair/registry.h"
 
+#include <stdexcept>
 #include <vector>
+
+#include "kernels/common/lane_order.h"
 
 #define NNUELAB_REGISTRY_OP crelu32_pair
 #define NNUELAB_REGISTRY_LIST "kernels/crelu32_pair/crelu32_pair.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU32_PAIR_KERNEL
+#define NNUELAB_REGISTRY_LANES  // the *_lanes forms' declared lane counts
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu32_pair {
@@ -25,6 +29,18 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
   return run_active_elementwise(variants(), s, 2 * s.n, input, output, why_unsupported, run);  // 2n output bytes
+}
+
+bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
+
+std::vector<int> output_order(const Variant& v, const Shape& s) {
+  if (const std::string why = why_unsupported(v, s); !why.empty())
+    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+  // Each half is a whole number of output vectors, each one lane block.
+  std::vector<int> order = packs32x2_lane_order(v.order_lanes, s.n);
+  order.reserve(2 * std::size_t(s.n));
+  for (int p = 0; p < s.n; ++p) order.push_back(s.n + order[p]);
+  return order;
 }
 
 }  // namespace nnuelab::crelu32_pair

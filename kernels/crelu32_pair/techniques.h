@@ -25,7 +25,10 @@ const char* shared_packs_domain(const Shape& s) {
 // V::counts or both act::Imm (shared_packs_imm_run).
 // Always inlined, as is shared_packs_run: the register-count loop is also the imm forms'
 // fallback, and GCC had made it one shared out-of-line copy (crelu32's run_loop_by says the cost).
-template <class V, bool Bits, class Count, class PostCount>
+// InOrder = false: the *_lanes forms, without the two fix_packs32x2: each half's output
+// vectors stay in the packs' per-lane order (packs32x2_lane_order, declared by the registry
+// line and absorbed by the next layer's prepare), as crelu32's *_lanes forms do.
+template <class V, bool Bits, bool InOrder, class Count, class PostCount>
 [[gnu::always_inline]] inline void shared_packs_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                      std::uint64_t* bits, Count shift, PostCount post) {
   constexpr int kLanes = V::kBytes / 4;
@@ -41,8 +44,9 @@ template <class V, bool Bits, class Count, class PostCount>
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));  // the shared narrowing
     const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
-    sq = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
-    clip = V::fix_packs32x2(act::clip_packed<V>(x01, x23, shift));
+    sq = act::sqr_packed<V>(x01, x23, post);
+    clip = act::clip_packed<V>(x01, x23, shift);
+    if constexpr (InOrder) sq = V::fix_packs32x2(sq), clip = V::fix_packs32x2(clip);
     V::store(output + k * V::kBytes, sq);
     V::store(output + n + k * V::kBytes, clip);
   };
@@ -75,21 +79,29 @@ template <class V, bool Bits, class Count, class PostCount>
   }
 }
 
-template <class V, bool Bits>
+template <class V, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void shared_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                     std::uint64_t* bits) {
-  shared_packs_loop<V, Bits>(s, input, output, bits, V::shift_count(s.shift), V::shift_count(2 * s.shift + 7 - 16));
+  shared_packs_loop<V, Bits, InOrder>(s, input, output, bits, V::shift_count(s.shift),
+                                      V::shift_count(2 * s.shift + 7 - 16));
 }
 
 // Both shifts as immediates (vpsraw $s, vpsrlw $2s-9: one uop each, where the register-
 // count forms are two on Intel cores, one of them on port 5 with the packs and the two
 // permutes): one instantiation per shift 5..8, picked once per call. Any other shift
 // (refused by supports) takes the run-time counts, so the kernel still equals shared_packs_run.
-template <class V, bool Bits>
+template <class V, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void shared_packs_imm_run(const Shape& s, const std::int32_t* input,
                                                         std::uint8_t* output, std::uint64_t* bits) {
-  const auto loop = [&](auto shift, auto post) { shared_packs_loop<V, Bits>(s, input, output, bits, shift, post); };
-  if (!act::with_imm_sqr_shifts(s.shift, loop)) shared_packs_run<V, Bits>(s, input, output, bits);
+  const auto loop = [&](auto shift, auto post) { shared_packs_loop<V, Bits, InOrder>(s, input, output, bits, shift, post); };
+  if (!act::with_imm_sqr_shifts(s.shift, loop)) shared_packs_run<V, Bits, InOrder>(s, input, output, bits);
+}
+
+// shared_packs_imm_run without the lane fix-ups (the *_lanes forms).
+template <class V, bool Bits>
+[[gnu::always_inline]] inline void shared_packs_imm_lanes_run(const Shape& s, const std::int32_t* input,
+                                                              std::uint8_t* output, std::uint64_t* bits) {
+  shared_packs_imm_run<V, Bits, false>(s, input, output, bits);
 }
 
 // The unfused baseline the shared form is measured against: what calling sqr_crelu32 and
