@@ -305,7 +305,7 @@ inline std::string show(float f) {
 //   static constexpr std::int64_t lo, hi;      the input domain the contract defines
 //   static void reference(const Shape&, const In*, Out*);
 //   static void run(const V&, const Shape&, const In*, Out*, std::uint64_t* bits);
-// and optionally order(v, s) (declared output lane order: ft_output, crelu32, crelu32_pair).
+// and optionally order(v, s) (declared output lane order: ft_output, crelu32, sqr_crelu32, crelu32_pair).
 #define NNUELAB_FUZZ_REGISTRY(op)                                                               \
   using V = ::nnuelab::op::Variant;                                                             \
   using Shape = ::nnuelab::op::Shape;                                                           \
@@ -348,7 +348,7 @@ int fuzz_elementwise(const std::uint8_t* data, std::size_t size) {
     Op::run(v, s, in.data(), got.data(), b);
     const std::string where = v.info.name + " " + shape + " (input offset " + std::to_string(offset) + ")";
     if (!got.guard_intact()) fail(where + ": wrote outside its output");
-    // Canonical order of the produced bytes (ft_output, crelu32, crelu32_pair declare lane orders).
+    // Canonical order of the produced bytes (ft_output and the int32 activations declare lane orders).
     std::vector<Out> canonical(got.data(), got.data() + out_n), want_produced = want;
     if constexpr (requires { Op::order(v, s); }) {
       const std::vector<int> order = Op::order(v, s);

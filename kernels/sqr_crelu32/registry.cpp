@@ -1,10 +1,14 @@
 #include "kernels/sqr_crelu32/registry.h"
 
+#include <stdexcept>
 #include <vector>
+
+#include "kernels/common/lane_order.h"
 
 #define NNUELAB_REGISTRY_OP sqr_crelu32
 #define NNUELAB_REGISTRY_LIST "kernels/sqr_crelu32/sqr_crelu32.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_SQR_CRELU32_KERNEL
+#define NNUELAB_REGISTRY_LANES  // the *_lanes forms' declared lane counts
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::sqr_crelu32 {
@@ -25,6 +29,14 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {
   return run_active_elementwise(variants(), s, s.n, input, output, why_unsupported, run);  // n output bytes
+}
+
+bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
+
+std::vector<int> output_order(const Variant& v, const Shape& s) {
+  if (const std::string why = why_unsupported(v, s); !why.empty())
+    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+  return packs32x2_lane_order(v.order_lanes, s.n);  // whole output vectors, one lane block each
 }
 
 }  // namespace nnuelab::sqr_crelu32

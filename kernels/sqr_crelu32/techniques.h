@@ -27,7 +27,9 @@ const char* packs_mulhi_domain(const Shape& s) {
 // `post`: the shift after mulhi, 2 * shift + 7 - 16: a run-time V::count, or an act::Imm.
 // Always inlined, as is packs_mulhi_run: the register-count loop is also the imm forms'
 // fallback, and GCC had made it one shared out-of-line copy (crelu32's run_loop_by says the cost).
-template <class V, bool Bits, class Count>
+// InOrder = false: the *_lanes forms, without fix_packs32x2 (packs32x2_lane_order, declared
+// by the registry line and absorbed by the next layer's prepare), as in crelu32.
+template <class V, bool Bits, bool InOrder, class Count>
 [[gnu::always_inline]] inline void packs_mulhi_loop(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                     std::uint64_t* bits, Count post) {
   constexpr int kLanes = V::kBytes / 4;
@@ -37,17 +39,18 @@ template <class V, bool Bits, class Count>
     const std::int32_t* in = input + 4 * k * kLanes;
     const auto x01 = V::packs32(V::load(in), V::load(in + kLanes));
     const auto x23 = V::packs32(V::load(in + 2 * kLanes), V::load(in + 3 * kLanes));
-    const auto out = V::fix_packs32x2(act::sqr_packed<V>(x01, x23, post));
+    auto out = act::sqr_packed<V>(x01, x23, post);
+    if constexpr (InOrder) out = V::fix_packs32x2(out);
     V::store(output + k * V::kBytes, out);
     if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
   });
   if constexpr (Bits) w.finish();
 }
 
-template <class V, bool Bits>
+template <class V, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void packs_mulhi_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                    std::uint64_t* bits) {
-  packs_mulhi_loop<V, Bits>(s, input, output, bits, V::shift_count(2 * s.shift + 7 - 16));
+  packs_mulhi_loop<V, Bits, InOrder>(s, input, output, bits, V::shift_count(2 * s.shift + 7 - 16));
 }
 
 // The same loop with the post shift as an immediate (vpsrlw $p: one uop, where vpsrlw %xmm
@@ -55,11 +58,18 @@ template <class V, bool Bits>
 // instantiation per shift 5..8, picked once per call (act::with_imm_sqr_shifts). Any other
 // shift (refused by supports; only a raw call gets here) takes the run-time count, so the
 // kernel still equals packs_mulhi_run.
-template <class V, bool Bits>
+template <class V, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void packs_mulhi_imm_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                        std::uint64_t* bits) {
-  const auto loop = [&](auto, auto post) { packs_mulhi_loop<V, Bits>(s, input, output, bits, post); };
-  if (!act::with_imm_sqr_shifts(s.shift, loop)) packs_mulhi_run<V, Bits>(s, input, output, bits);
+  const auto loop = [&](auto, auto post) { packs_mulhi_loop<V, Bits, InOrder>(s, input, output, bits, post); };
+  if (!act::with_imm_sqr_shifts(s.shift, loop)) packs_mulhi_run<V, Bits, InOrder>(s, input, output, bits);
+}
+
+// packs_mulhi_imm_run without the lane fix-up (the *_lanes forms).
+template <class V, bool Bits>
+[[gnu::always_inline]] inline void packs_mulhi_imm_lanes_run(const Shape& s, const std::int32_t* input,
+                                                             std::uint8_t* output, std::uint64_t* bits) {
+  packs_mulhi_imm_run<V, Bits, false>(s, input, output, bits);
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
