@@ -265,79 +265,6 @@ TEST(Crelu32PairDomain, SharedPacksDivergesAboveShift8InBothHalves) {
 
 // ---- declared lane orders of the int32 activations (the *_lanes forms) -----------------
 
-// Every supported shape's declared order is a permutation that moves whole 4-byte chunks
-// and keeps each of the `halves` output blocks in place (crelu32_pair: 2); the identity
-// exactly for in-order variants; a runnable *_lanes variant really permutes.
-template <class V, class Shapes, class Why, class Order, class Canonical>
-void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, Canonical canonical,
-                            int halves) {
-  int permuted = 0;
-  for (const V& v : all) {
-    for (const auto& s : shapes) {
-      if (!why(v, s).empty()) continue;
-      const std::vector<int> o = order(v, s);
-      const int bytes = halves * s.n;
-      ASSERT_EQ(int(o.size()), bytes) << v.info.name;
-      std::vector<int> sorted = o;
-      std::sort(sorted.begin(), sorted.end());
-      for (int i = 0; i < bytes; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
-      bool identity = true;
-      for (int p = 0; p < bytes; ++p) {
-        identity &= o[p] == p;
-        ASSERT_EQ(o[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
-        ASSERT_EQ(o[p] / s.n, p / s.n) << v.info.name << " moves a byte across the halves";
-      }
-      EXPECT_EQ(identity, canonical(v)) << v.info.name << " n=" << s.n;
-      permuted += !identity;
-    }
-  }
-  const bool runnable = std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !canonical(v); });
-  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
-  if (NNUELAB_HAS_avx2) {
-    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const V& v) { return !canonical(v); }));
-  }
-}
-
-// End to end (tests/permuted_pair.h): (activation variant, next layer's prepare) is exact
-// through every affine variant that takes each `next` shape; the activation runs n =
-// next.in / halves elements at shift 6 on fc-like int32 values, a third of the calls sparse.
-template <class V, class Why, class Order, class Canonical, class Run, class Ref>
-void expect_permuted_layouts(std::span<const V> all, std::initializer_list<affine::Shape> nexts, int halves, Why why,
-                             Order order, Canonical canonical, Run run, Ref ref) {
-  workloads::Rng rng(11);
-  int pairs = 0, permuted_pairs = 0;
-  long total = 0;
-  for (const V& v : all) {
-    if (!v.info.available()) continue;
-    for (const affine::Shape next : nexts) {
-      const typename V::Shape s{next.in / halves, 6};
-      if (!why(v, s).empty()) continue;
-      std::vector<std::int32_t> x(s.n);
-      PermutedPairCheck c;
-      c.producer = v.info.name + " n=" + std::to_string(s.n);
-      c.order = order(v, s);
-      c.canonical = canonical(v);
-      c.next = next;
-      c.outputs_per_pair = std::max(3200 / next.out, 64) * next.out;
-      c.produce = [&](int k, std::uint8_t* want, std::uint8_t* produced, std::uint64_t* bits) {
-        for (auto& e : x) e = std::int32_t(k % 3 == 2 ? rng.uniform(-20000, 3000) : rng.uniform(-9000, 9000));
-        ref(s, x.data(), want);
-        run(v, s, x.data(), produced, v.writes_bits ? bits : nullptr);
-        if (!v.writes_bits) ref::nnz_chunk_bitset(produced, next.in, bits);
-      };
-      c.pick = [](const affine::Variant&) { return true; };
-      const int n = check_permuted_pairs(c, rng, total);
-      pairs += n;
-      if (!c.canonical) permuted_pairs += n;
-    }
-  }
-  EXPECT_GT(pairs, 0);
-  if (std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !canonical(v); })) {
-    EXPECT_GT(permuted_pairs, 0);
-  }
-  EXPECT_GE(total, kMinOutputsPerTest);
-}
-
 TEST(SqrCrelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
   expect_declared_orders(sqr_crelu32::variants(), shift_shapes<sqr_crelu32::Shape>(), &sqr_crelu32::why_unsupported,
                          &sqr_crelu32::output_order, &sqr_crelu32::is_canonical_order, 1);
@@ -346,7 +273,8 @@ TEST(SqrCrelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
 // 32 -> fc 32x32 and 64 -> 64x16, as crelu32's.
 TEST(SqrCrelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
   expect_permuted_layouts(
-      sqr_crelu32::variants(), {affine::Shape{32, 32}, affine::Shape{64, 16}}, 1, &sqr_crelu32::why_unsupported,
+      sqr_crelu32::variants(), {affine::Shape{32, 32}, affine::Shape{64, 16}}, 1,
+      [](int n) { return sqr_crelu32::Shape{n, 6}; }, fc_like_int32, &sqr_crelu32::why_unsupported,
       &sqr_crelu32::output_order, &sqr_crelu32::is_canonical_order,
       [](const Sqr& v, const sqr_crelu32::Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
         sqr_crelu32::run(v, s, in, out, b);
@@ -362,7 +290,8 @@ TEST(Crelu32PairOrder, DeclaredOrdersKeepTheHalvesAndWholeChunks) {
 // 2 x 32 -> 64 bytes -> 64x32 (the L2 input of a 32-wide fc_0), and 2 x 64 -> 128x16.
 TEST(Crelu32PairLayout, PermutedActivationAndPreparedNextLayerAreExact) {
   expect_permuted_layouts(
-      crelu32_pair::variants(), {affine::Shape{64, 32}, affine::Shape{128, 16}}, 2, &crelu32_pair::why_unsupported,
+      crelu32_pair::variants(), {affine::Shape{64, 32}, affine::Shape{128, 16}}, 2,
+      [](int n) { return crelu32_pair::Shape{n, 6}; }, fc_like_int32, &crelu32_pair::why_unsupported,
       &crelu32_pair::output_order, &crelu32_pair::is_canonical_order,
       [](const Pair& v, const crelu32_pair::Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
         crelu32_pair::run(v, s, in, out, b);

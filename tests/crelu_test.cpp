@@ -27,9 +27,12 @@ using C16 = crelu16::Variant;
 const std::vector<crelu16::Shape> kC16Shapes = {{32}, {1024}, {2048}, {3072}, {64}, {96}, {1}, {7}, {31}, {33}, {1000}};
 
 ElementwiseTester<C16> c16_tester(const ElementwiseCase<C16>& c) {
-  return ElementwiseTester<C16>(
+  ElementwiseTester<C16> t(
       *c.variant, c.shape, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
       [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) { crelu16::run(v, s, in, out, bits); });
+  // A *_lanes variant is compared through its own declared order (from the registry line).
+  if (!crelu16::is_canonical_order(*c.variant)) t.set_output_order(crelu16::output_order(*c.variant, c.shape));
+  return t;
 }
 
 class Crelu16 : public ::testing::TestWithParam<ElementwiseCase<C16>> {};
@@ -235,92 +238,66 @@ TEST(Crelu32Domain, EveryPacksBeforeShiftFormDivergesAboveShift8) {
 
 // ---- crelu32 declared lane orders -----------------------------------------------------
 
-// The declared order is a permutation of whole 4-byte chunks (so the bitset of the
-// produced bytes is meaningful), the identity exactly for in-order variants, and at least
-// one registered variant really is permuted. Its formula is checked against the two
-// permutes the in-order forms apply (vpermd 0,4,1,5,2,6,3,7 at 256 bits; 0,4,8,12,1,...
-// at 512): the *_lanes bytes put through that permute are the canonical ones.
+// The declared orders (tests/permuted_pair.h: permutations of whole chunks, the identity
+// exactly for in-order variants, a runnable *_lanes variant really permutes). For crelu32
+// the formula is also checked against the two permutes the in-order forms apply (vpermd
+// 0,4,1,5,2,6,3,7 at 256 bits; 0,4,8,12,1,... at 512): the *_lanes bytes put through that
+// permute are the canonical ones.
 TEST(Crelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
-  int permuted = 0;
-  for (const C32& v : crelu32::variants()) {
-    for (const auto& s : c32_shapes()) {
-      if (!crelu32::why_unsupported(v, s).empty()) continue;
-      const auto order = crelu32::output_order(v, s);
-      ASSERT_EQ(int(order.size()), s.n) << v.info.name;
-      std::vector<int> sorted = order;
-      std::sort(sorted.begin(), sorted.end());
-      for (int i = 0; i < s.n; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
-      bool identity = true;
-      for (int p = 0; p < s.n; ++p) {
-        identity &= order[p] == p;
-        ASSERT_EQ(order[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
-      }
-      EXPECT_EQ(identity, crelu32::is_canonical_order(v)) << v.info.name << " " << crelu32::shape_name(s);
-      permuted += !identity;
-    }
-  }
-  const auto all = crelu32::variants();
-  const auto declared = std::count_if(all.begin(), all.end(), [](const C32& v) { return !crelu32::is_canonical_order(v); });
-  if (NNUELAB_HAS_avx2) {
-    EXPECT_GT(declared, 0);
-  }
-  const bool runnable = std::any_of(all.begin(), all.end(),
-                                    [](const C32& v) { return v.info.available() && !crelu32::is_canonical_order(v); });
-  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
+  expect_declared_orders(crelu32::variants(), c32_shapes(), &crelu32::why_unsupported, &crelu32::output_order,
+                         &crelu32::is_canonical_order, 1);
   // The fix-up permutes' dword indices: produced chunk idx[j] holds canonical chunk j.
   const int vpermd256[8] = {0, 4, 1, 5, 2, 6, 3, 7};
   const int vpermd512[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
   const auto o2 = packs32x2_lane_order(2, 32), o4 = packs32x2_lane_order(4, 64);
   for (int j = 0; j < 8; ++j) EXPECT_EQ(o2[4 * vpermd256[j]], 4 * j) << "2-lane chunk " << j;
   for (int j = 0; j < 16; ++j) EXPECT_EQ(o4[4 * vpermd512[j]], 4 * j) << "4-lane chunk " << j;
-  for (const C32& v : all)
+  for (const C32& v : crelu32::variants())
     if (!crelu32::is_canonical_order(v) && v.info.available()) {
       EXPECT_THROW(crelu32::output_order(v, {33, 6}), std::invalid_argument) << v.info.name;
     }
 }
 
-// End to end (tests/permuted_pair.h): (crelu32 variant, next layer's prepare) is exact
-// through every affine variant that takes the shape, fed the produced bytes and bitset.
-// The production shapes: crelu of fc_1's 32 outputs -> fc_2 (32 -> 1), and 32 -> 32 as an
-// fc_1-sized layer; 64 -> 16 gives the 512-bit forms a whole vector with two blocks of the
-// 256-bit ones.
-TEST(Crelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
-  workloads::Rng rng(7);
-  int pairs = 0, permuted_pairs = 0;
-  long total = 0;
-  for (const C32& cv : crelu32::variants()) {
-    if (!cv.info.available()) continue;
-    for (const affine::Shape next : {affine::Shape{32, 1}, affine::Shape{32, 32}, affine::Shape{64, 16}}) {
-      const crelu32::Shape cs{next.in, 6};
-      if (!crelu32::why_unsupported(cv, cs).empty()) continue;
-      std::vector<std::int32_t> x(cs.n);
-      PermutedPairCheck c;
-      c.producer = cv.info.name + " " + crelu32::shape_name(cs);
-      c.order = crelu32::output_order(cv, cs);
-      c.canonical = crelu32::is_canonical_order(cv);
-      c.next = next;
-      c.outputs_per_pair = std::max(3200 / next.out, 64) * next.out;
-      c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
-        // fc outputs near the clamp, with a third of the calls sparse (most values negative).
-        for (auto& v : x) v = std::int32_t(k % 3 == 2 ? rng.uniform(-20000, 3000) : rng.uniform(-9000, 9000));
-        ref::crelu32(x.data(), cs.n, cs.shift, canonical);
-        crelu32::run(cv, cs, x.data(), produced, cv.writes_bits ? bits : nullptr);
-        if (!cv.writes_bits) ref::nnz_chunk_bitset(produced, cs.n, bits);
-      };
-      c.pick = [](const affine::Variant&) { return true; };
-      const int n = check_permuted_pairs(c, rng, total);
-      pairs += n;
-      if (!c.canonical) permuted_pairs += n;
-    }
-  }
-  EXPECT_GT(pairs, 0);
-  const auto all = crelu32::variants();
-  if (std::any_of(all.begin(), all.end(), [](const C32& v) { return v.info.available() && !crelu32::is_canonical_order(v); })) {
-    EXPECT_GT(permuted_pairs, 0);
-  }
-  EXPECT_GE(total, kMinOutputsPerTest);
+// crelu16's *_lanes order against vpermq 0,2,1,3 (256 bits) and permutexvar_epi64
+// 0,2,4,6,1,3,5,7 (512 bits): produced qword idx[j] holds canonical qword j.
+TEST(Crelu16Order, DeclaredOrdersArePermutationsOfWholeGroups) {
+  expect_declared_orders(crelu16::variants(), kC16Shapes, &crelu16::why_unsupported, &crelu16::output_order,
+                         &crelu16::is_canonical_order, 1);
+  const int vpermq256[4] = {0, 2, 1, 3};
+  const int vpermq512[8] = {0, 2, 4, 6, 1, 3, 5, 7};
+  const auto o2 = packus_lane_order(2, 32), o4 = packus_lane_order(4, 64);
+  for (int j = 0; j < 4; ++j) EXPECT_EQ(o2[8 * vpermq256[j]], 8 * j) << "2-lane group " << j;
+  for (int j = 0; j < 8; ++j) EXPECT_EQ(o4[8 * vpermq512[j]], 8 * j) << "4-lane group " << j;
 }
 
+// End to end (tests/permuted_pair.h), every affine variant that takes the shape, fed the
+// produced bytes and bitset. crelu32: crelu of fc_1's 32 outputs -> fc_2 (32 -> 1), 32 ->
+// 32 as an fc_1-sized layer, and 64 -> 16, a whole 512-bit vector. crelu16: 32 -> 32 and
+// 128 -> 16.
+TEST(Crelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
+  expect_permuted_layouts(
+      crelu32::variants(), {affine::Shape{32, 1}, affine::Shape{32, 32}, affine::Shape{64, 16}}, 1,
+      [](int n) { return crelu32::Shape{n, 6}; }, fc_like_int32, &crelu32::why_unsupported, &crelu32::output_order,
+      &crelu32::is_canonical_order,
+      [](const C32& v, const crelu32::Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
+        crelu32::run(v, s, in, out, b);
+      },
+      [](const crelu32::Shape& s, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, s.n, s.shift, out); },
+      kMinOutputsPerTest);
+}
+
+TEST(Crelu16Layout, PermutedActivationAndPreparedNextLayerAreExact) {
+  expect_permuted_layouts(
+      crelu16::variants(), {affine::Shape{32, 32}, affine::Shape{128, 16}}, 1, [](int n) { return crelu16::Shape{n}; },
+      // accumulator-like int16 around the clamp, every third call mostly negative
+      [](int call, workloads::Rng& rng) { return std::int16_t(call % 3 == 2 ? rng.uniform(-600, 100) : rng.uniform(-200, 300)); },
+      &crelu16::why_unsupported, &crelu16::output_order, &crelu16::is_canonical_order,
+      [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* b) {
+        crelu16::run(v, s, in, out, b);
+      },
+      [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
+      kMinOutputsPerTest);
+}
 
 // run_active never picks a *_lanes form on its own (its caller expects canonical bytes):
 // the variant it ran is in order, and its output is the reference's.

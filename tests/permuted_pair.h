@@ -6,16 +6,22 @@
 // must equal ref::affine(W, the reference output in canonical order). For a permuted
 // producer, the same bytes against the unpermuted W must differ at least once (so the
 // check sees the permutation and cannot pass by the order being ignored).
+// expect_declared_orders and expect_permuted_layouts run both kinds of check over a whole
+// activation registry (crelu16, crelu32, sqr_crelu32, crelu32_pair).
 #pragma once
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "kernels/affine/registry.h"
 #include "kernels/common/elementwise.h"
 #include "kernels/common/lane_order.h"
+#include "nnuelab_config.h"
 #include "reference/affine.h"
 #include "reference/find_nnz.h"
 #include "tests/support.h"
@@ -81,6 +87,88 @@ inline int check_permuted_pairs(const PermutedPairCheck& c, workloads::Rng& rng,
     total += compared;
   }
   return pairs;
+}
+
+// ---- the activations' *_lanes forms ------------------------------------------------------
+
+// Every supported shape's declared order is a permutation that moves whole 4-byte chunks
+// and keeps each of the `halves` output blocks in place (crelu32_pair: 2); the identity
+// exactly for in-order variants; a runnable *_lanes variant really permutes.
+template <class V, class Shapes, class Why, class Order, class Canonical>
+void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, Canonical canonical,
+                            int halves) {
+  int permuted = 0;
+  for (const V& v : all) {
+    for (const auto& s : shapes) {
+      if (!why(v, s).empty()) continue;
+      const std::vector<int> o = order(v, s);
+      const int bytes = halves * s.n;
+      ASSERT_EQ(int(o.size()), bytes) << v.info.name;
+      std::vector<int> sorted = o;
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i < bytes; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
+      bool identity = true;
+      for (int p = 0; p < bytes; ++p) {
+        identity &= o[p] == p;
+        ASSERT_EQ(o[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
+        ASSERT_EQ(o[p] / s.n, p / s.n) << v.info.name << " moves a byte across the halves";
+      }
+      EXPECT_EQ(identity, canonical(v)) << v.info.name << " n=" << s.n;
+      permuted += !identity;
+    }
+  }
+  const bool runnable = std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !canonical(v); });
+  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
+  if (NNUELAB_HAS_avx2) {
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const V& v) { return !canonical(v); }));
+  }
+}
+
+// End to end: (activation variant, next layer's prepare) is exact through every affine
+// variant that takes each `next` shape (check_permuted_pairs). The activation runs
+// make_shape(next.in / halves) on inputs gen(call, rng); `min_outputs` is the test's floor.
+template <class V, class MakeShape, class Gen, class Why, class Order, class Canonical, class Run, class Ref>
+void expect_permuted_layouts(std::span<const V> all, std::initializer_list<affine::Shape> nexts, int halves,
+                             MakeShape make_shape, Gen gen, Why why, Order order, Canonical canonical, Run run, Ref ref,
+                             long min_outputs = 10000) {
+  workloads::Rng rng(11);
+  int pairs = 0, permuted_pairs = 0;
+  long total = 0;
+  for (const V& v : all) {
+    if (!v.info.available()) continue;
+    for (const affine::Shape next : nexts) {
+      const typename V::Shape s = make_shape(next.in / halves);
+      if (!why(v, s).empty()) continue;
+      std::vector<typename V::Input> x(s.n);
+      PermutedPairCheck c;
+      c.producer = v.info.name + " n=" + std::to_string(s.n);
+      c.order = order(v, s);
+      c.canonical = canonical(v);
+      c.next = next;
+      c.outputs_per_pair = std::max(3200 / next.out, 64) * next.out;
+      c.produce = [&](int k, std::uint8_t* want, std::uint8_t* produced, std::uint64_t* bits) {
+        for (auto& e : x) e = gen(k, rng);
+        ref(s, x.data(), want);
+        run(v, s, x.data(), produced, v.writes_bits ? bits : nullptr);
+        if (!v.writes_bits) ref::nnz_chunk_bitset(produced, next.in, bits);
+      };
+      c.pick = [](const affine::Variant&) { return true; };
+      const int n = check_permuted_pairs(c, rng, total);
+      pairs += n;
+      if (!c.canonical) permuted_pairs += n;
+    }
+  }
+  EXPECT_GT(pairs, 0);
+  if (std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !canonical(v); })) {
+    EXPECT_GT(permuted_pairs, 0);
+  }
+  EXPECT_GE(total, min_outputs);
+}
+
+// fc-like int32 inputs for the int32 activations at shift 6 (values near the clamp), with
+// every third call sparse (mostly negative).
+inline std::int32_t fc_like_int32(int call, workloads::Rng& rng) {
+  return std::int32_t(call % 3 == 2 ? rng.uniform(-20000, 3000) : rng.uniform(-9000, 9000));
 }
 
 }  // namespace nnuelab::test

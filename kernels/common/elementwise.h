@@ -49,6 +49,16 @@ std::string why_unsupported_elementwise(const V& v, const typename V::Shape& s,
   return reason ? std::string(reason) : std::string();
 }
 
+// The checked half of an op's output_order(v, s): throws std::invalid_argument (naming the
+// variant, the shape and the reason) for a shape the variant refuses, else returns
+// order(v.order_lanes), the op's own order over its output bytes (lane_order.h).
+template <class V, class Why, class Name, class Order>
+std::vector<int> checked_output_order(const V& v, const typename V::Shape& s, Why why, Name shape_name, Order order) {
+  if (const std::string w = why(v, s); !w.empty())
+    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + w);
+  return order(v.order_lanes);
+}
+
 // The checked entry point every elementwise op exposes: refuses (std::invalid_argument
 // naming the variant, the shape and the reason) instead of running on a bad shape or
 // null buffers. `why` is the op's why_unsupported result for this shape.

@@ -8,5 +8,8 @@ namespace nnuelab::NNUELAB_ISA_NS::crelu16 {
 // (act::X512::fix_packs16) restores x0..x63.
 NNUELAB_CRELU16_DEFINE(packs_max_permute, act::X512, PacksMax, false)
 NNUELAB_CRELU16_DEFINE(packs_max_permute_bits, act::X512, PacksMax, true)
+// No permutexvar: the bytes stay in packs' 4-lane order (declared by the registry line).
+NNUELAB_CRELU16_DEFINE_ORDER(packs_max_lanes, act::X512, PacksMax, false, false)
+NNUELAB_CRELU16_DEFINE_ORDER(packs_max_lanes_bits, act::X512, PacksMax, true, false)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu16

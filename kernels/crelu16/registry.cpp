@@ -2,9 +2,12 @@
 
 #include <vector>
 
+#include "kernels/common/lane_order.h"
+
 #define NNUELAB_REGISTRY_OP crelu16
 #define NNUELAB_REGISTRY_LIST "kernels/crelu16/crelu16.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU16_KERNEL
+#define NNUELAB_REGISTRY_LANES  // the *_lanes forms' declared lane counts
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu16 {
@@ -22,6 +25,13 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
 
 const Variant& run_active(const Shape& s, const std::int16_t* input, std::uint8_t* output) {
   return run_active_elementwise(variants(), s, s.n, input, output, why_unsupported, run);  // n output bytes
+}
+
+bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
+
+std::vector<int> output_order(const Variant& v, const Shape& s) {
+  // Whole output vectors of two int16 inputs each, one lane block per vector.
+  return checked_output_order(v, s, why_unsupported, shape_name, [&](int lanes) { return packus_lane_order(lanes, s.n); });
 }
 
 }  // namespace nnuelab::crelu16

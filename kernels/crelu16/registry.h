@@ -2,12 +2,15 @@
 #pragma once
 #include <span>
 #include <string>
+#include <vector>
 
 #include "kernels/crelu16/crelu16.h"
 #include "kernels/common/elementwise.h"
 
 namespace nnuelab::crelu16 {
 
+// order_lanes (declared by NNUELAB_VARIANT_LANES lines, the *_lanes forms): 1 = canonical
+// output order; L > 1 = packs' order over L 128-bit lanes (packus_lane_order: 8-byte groups).
 using Variant = ElementwiseVariant<Shape, std::int16_t, std::uint8_t>;
 
 std::span<const Variant> variants();
@@ -15,13 +18,20 @@ std::string shape_name(const Shape& s);
 // Empty when supported, else the reason (the op's own limits included).
 std::string why_unsupported(const Variant& v, const Shape& s);
 // Validates shape and buffers (std::invalid_argument with the reason), then runs.
-// bits: the output's nnz bitset (nnz_bitset_words(s.n) words), for *_bits variants only.
+// output: n bytes in output_order(v, s); bits: their nnz bitset (nnz_bitset_words(s.n)
+// words, describing the bytes as produced), for *_bits variants only.
 void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output,
          std::uint64_t* bits = nullptr);
 
 // Runs the variant a program should use (NNUELAB_FORCE_VARIANT's, or the best available
 // native one) and returns it, so callers and tests can see which one ran. Never a *_bits
-// variant unless forced.
+// or *_lanes variant unless forced.
 const Variant& run_active(const Shape& s, const std::int16_t* input, std::uint8_t* output);
+
+// For each produced output position p < n, the canonical index i it holds (the identity
+// for in-order variants). Throws for a shape the variant refuses. The next layer absorbs it
+// with permute_next_layer_columns (kernels/common/lane_order.h).
+std::vector<int> output_order(const Variant& v, const Shape& s);
+bool is_canonical_order(const Variant& v);
 
 }  // namespace nnuelab::crelu16

@@ -18,14 +18,18 @@ const char* whole_vectors(const Shape& s) {
 }
 
 // Clip is the per-vector step: (packed int16 pair) -> bytes 0..127 in packs order.
-template <class V, class Clip, bool Bits>
+// InOrder = false: the *_lanes forms, which keep that order (8-byte groups interleaved per
+// 128-bit lane: packus_lane_order, declared by the registry line, absorbed by the next
+// layer's prepare) instead of fix_packs16's cross-lane permute.
+template <class V, class Clip, bool Bits, bool InOrder = true>
 void run_loop(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
   const int vectors = act::whole_vectors_of<V>(s.n);
   act::BitWriter w(bits);
   for (int k = 0; k < vectors; ++k) {
     const auto a = V::load(input + (2 * k) * (V::kBytes / 2));
     const auto b = V::load(input + (2 * k + 1) * (V::kBytes / 2));
-    const auto out = V::fix_packs16(Clip::template step<V>(a, b));
+    auto out = Clip::template step<V>(a, b);
+    if constexpr (InOrder) out = V::fix_packs16(out);
     V::store(output + k * V::kBytes, out);
     if constexpr (Bits) w.push(V::nnz(out), V::kBytes / 4);
   }
@@ -52,8 +56,9 @@ struct PackusMin {
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu16
 
 // Defines <tech>_supports / <tech>_run of a registry line from a technique.
-#define NNUELAB_CRELU16_DEFINE(tech, V, Clip, Bits)                                              \
+#define NNUELAB_CRELU16_DEFINE_ORDER(tech, V, Clip, Bits, InOrder)                                \
   const char* tech##_supports(const Shape& s) { return whole_vectors<V>(s); }                    \
   void tech##_run(const Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* b) { \
-    run_loop<V, Clip, Bits>(s, in, out, b);                                                      \
+    run_loop<V, Clip, Bits, InOrder>(s, in, out, b);                                             \
   }
+#define NNUELAB_CRELU16_DEFINE(tech, V, Clip, Bits) NNUELAB_CRELU16_DEFINE_ORDER(tech, V, Clip, Bits, true)

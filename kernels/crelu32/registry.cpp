@@ -1,6 +1,5 @@
 #include "kernels/crelu32/registry.h"
 
-#include <stdexcept>
 #include <vector>
 
 #include "kernels/common/lane_order.h"
@@ -34,10 +33,8 @@ const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_
 bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
 
 std::vector<int> output_order(const Variant& v, const Shape& s) {
-  if (const std::string why = why_unsupported(v, s); !why.empty())
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
   // A supported shape is a whole number of output vectors, each one lane block.
-  return packs32x2_lane_order(v.order_lanes, s.n);
+  return checked_output_order(v, s, why_unsupported, shape_name, [&](int lanes) { return packs32x2_lane_order(lanes, s.n); });
 }
 
 }  // namespace nnuelab::crelu32

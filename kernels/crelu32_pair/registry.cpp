@@ -1,6 +1,5 @@
 #include "kernels/crelu32_pair/registry.h"
 
-#include <stdexcept>
 #include <vector>
 
 #include "kernels/common/lane_order.h"
@@ -34,13 +33,13 @@ const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_
 bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
 
 std::vector<int> output_order(const Variant& v, const Shape& s) {
-  if (const std::string why = why_unsupported(v, s); !why.empty())
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
-  // Each half is a whole number of output vectors, each one lane block.
-  std::vector<int> order = packs32x2_lane_order(v.order_lanes, s.n);
-  order.reserve(2 * std::size_t(s.n));
-  for (int p = 0; p < s.n; ++p) order.push_back(s.n + order[p]);
-  return order;
+  // Each half is a whole number of output vectors, each one lane block; the halves stay.
+  return checked_output_order(v, s, why_unsupported, shape_name, [&](int lanes) {
+    std::vector<int> order = packs32x2_lane_order(lanes, s.n);
+    order.reserve(2 * std::size_t(s.n));
+    for (int p = 0; p < s.n; ++p) order.push_back(s.n + order[p]);
+    return order;
+  });
 }
 
 }  // namespace nnuelab::crelu32_pair

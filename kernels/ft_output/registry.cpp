@@ -38,10 +38,8 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
 bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
 
 std::vector<int> output_order(const Variant& v, const Shape& s) {
-  if (const std::string why = why_unsupported(v, s); !why.empty())
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
   // A supported shape is a whole number of steps, and a step is one lane block.
-  return packus_lane_order(v.order_lanes, s.n / 2);
+  return checked_output_order(v, s, why_unsupported, shape_name, [&](int lanes) { return packus_lane_order(lanes, s.n / 2); });
 }
 
 }  // namespace nnuelab::ft_output

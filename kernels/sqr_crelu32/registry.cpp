@@ -1,6 +1,5 @@
 #include "kernels/sqr_crelu32/registry.h"
 
-#include <stdexcept>
 #include <vector>
 
 #include "kernels/common/lane_order.h"
@@ -34,9 +33,8 @@ const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_
 bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
 
 std::vector<int> output_order(const Variant& v, const Shape& s) {
-  if (const std::string why = why_unsupported(v, s); !why.empty())
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
-  return packs32x2_lane_order(v.order_lanes, s.n);  // whole output vectors, one lane block each
+  // Whole output vectors, one lane block each.
+  return checked_output_order(v, s, why_unsupported, shape_name, [&](int lanes) { return packs32x2_lane_order(lanes, s.n); });
 }
 
 }  // namespace nnuelab::sqr_crelu32
