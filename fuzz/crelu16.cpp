@@ -10,6 +10,8 @@ struct Op {
   static Shape shape(nnuelab::fuzz::Source& src) { return {src.length()}; }
   static int outputs(const Shape& s) { return s.n; }
   static void reference(const Shape& s, const V::Input* in, V::Output* out) { nnuelab::ref::crelu16(in, s.n, out); }
+  // The *_lanes forms' declared order (the identity for the others).
+  static std::vector<int> order(const V& v, const Shape& s) { return nnuelab::crelu16::output_order(v, s); }
   static void run(const V& v, const Shape& s, const V::Input* in, V::Output* out, std::uint64_t* bits) {
     nnuelab::crelu16::run(v, s, in, out, bits);
   }
