@@ -210,7 +210,10 @@ TEST(NnueEngine, EveryCrelu32VariantPluggedIntoCrelu1IsExact) {
   }
   EXPECT_GT(plugged, 4);
   const auto all = crelu32::variants();
-  if (std::any_of(all.begin(), all.end(), [](const crelu32::Variant& v) { return v.info.available() && !crelu32::is_canonical_order(v); })) {
+  // (Under an emulated CPU without AVX2 only the 512-bit *_lanes forms run, and they refuse 32.)
+  if (std::any_of(all.begin(), all.end(), [](const crelu32::Variant& v) {
+        return v.info.available() && !v.writes_bits && !crelu32::is_canonical_order(v) && crelu32::why_unsupported(v, {32, 6}).empty();
+      })) {
     EXPECT_GT(lane_ordered, 0);
   }
   // crelu0's bytes share fc_1's row with sqr0's: a lane order there is refused by name.
