@@ -156,6 +156,20 @@ TEST(NnueEngine, EveryAffineVariantPluggedIntoEachLayerIsExact) {
   EXPECT_GT(plugged, 10);
 }
 
+// A layer variant plugged into `engine`: every 25th row of `rows` (every 100th for an
+// emulated variant) must give Stockfish's positional value, and the engine's `bytes`
+// (the canonical activation the variant produced) the reference path's.
+template <class Bytes>
+void expect_plugged_engine_exact(const Engine& engine, const Network& n, const std::vector<std::vector<std::string>>& rows,
+                                 const VariantInfo& variant, const char* next_layer, Bytes Evaluation::*bytes) {
+  for (std::size_t i = 0; i < rows.size(); i += variant.emulated ? 100 : 25) {
+    const Position pos = parse_fen(rows[i][0]);
+    const Evaluation e = engine.evaluate(pos);
+    ASSERT_EQ(e.positional, std::stoi(rows[i][4])) << variant.name << " -> " << engine.choice().at(next_layer) << ": " << rows[i][0];
+    ASSERT_EQ(e.*bytes, evaluate_reference(n, pos).*bytes) << variant.name;
+  }
+}
+
 // Every ft_output variant (lane-ordered and *_bits producers included) in front of fc_0:
 // the engine permutes fc_0's columns to the declared order and feeds the bitset to a
 // bitset-reading fc_0; the values and the canonical bytes stay Stockfish's.
@@ -175,12 +189,8 @@ TEST(NnueEngine, EveryFtOutputVariantPluggedInIsExact) {
       }
       const Engine engine(n, {{"ft_out", v.info.name}, {"fc0", fc0}});
       ++plugged;
-      for (std::size_t i = 0; i < rows.size(); i += v.info.emulated ? 100 : 25) {
-        const Position pos = parse_fen(rows[i][0]);
-        const Evaluation e = engine.evaluate(pos);
-        ASSERT_EQ(e.positional, std::stoi(rows[i][4])) << v.info.name << " -> " << engine.choice().at("fc0") << ": " << rows[i][0];
-        ASSERT_EQ(e.ft_out, evaluate_reference(n, pos).ft_out) << v.info.name;
-      }
+      expect_plugged_engine_exact(engine, n, rows, v.info, "fc0", &Evaluation::ft_out);
+      if (HasFatalFailure()) return;
     }
   }
   EXPECT_GT(plugged, 6);
@@ -200,12 +210,8 @@ TEST(NnueEngine, EveryCrelu32VariantPluggedIntoCrelu1IsExact) {
       const Engine engine(n, {{"crelu1", v.info.name}, {"fc2", fc2}});
       ++plugged;
       lane_ordered += !crelu32::is_canonical_order(v);
-      for (std::size_t i = 0; i < rows.size(); i += v.info.emulated ? 100 : 25) {
-        const Position pos = parse_fen(rows[i][0]);
-        const Evaluation e = engine.evaluate(pos);
-        ASSERT_EQ(e.positional, std::stoi(rows[i][4])) << v.info.name << " -> " << engine.choice().at("fc2") << ": " << rows[i][0];
-        ASSERT_EQ(e.ac1, evaluate_reference(n, pos).ac1) << v.info.name;
-      }
+      expect_plugged_engine_exact(engine, n, rows, v.info, "fc2", &Evaluation::ac1);
+      if (HasFatalFailure()) return;
     }
   }
   EXPECT_GT(plugged, 4);
