@@ -34,17 +34,20 @@ NNUELAB_FIND_NNZ_INLINE int lut_slice(std::uint16_t* out, unsigned m8, __m128i b
 
 // Appends the set bits of consecutive masks, 8 bits per table lookup. The u16 base lanes
 // run on from mask to mask (every mask but the last covers a multiple of 8 elements).
+// The write position is a pointer advanced by each row's count (an int count cost a sign
+// extension per row).
 template <Lut L>
 struct LutAppender {
-  std::uint16_t* out;
-  int count = 0;
+  std::uint16_t* const out;
+  std::uint16_t* at = out;
   __m128i base = _mm_setzero_si128();
   NNUELAB_FIND_NNZ_INLINE void operator()(std::uint64_t m, int len) {
     for (int k = 0; k < len; k += 8) {
-      count += lut_slice<L>(out + count, unsigned(m >> k) & 0xFF, base);
+      at += lut_slice<L>(at, unsigned(m >> k) & 0xFF, base);
       base = _mm_add_epi16(base, _mm_set1_epi16(8));
     }
   }
+  NNUELAB_FIND_NNZ_INLINE int count() const { return int(at - out); }
 };
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

@@ -29,7 +29,7 @@ NNUELAB_FIND_NNZ_INLINE int lut8_count(const std::uint8_t* in, int n_elements, s
     for_each_group<F, Test::kUnsigned, 16>(in, n_elements, mask16_bytes, append);
   else
     for_each_group<F, Test::kUnsigned, 8>(in, n_elements, mask8_chunks, append);
-  return append.count;
+  return append.count();
 }
 
 }  // namespace
