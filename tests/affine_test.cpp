@@ -288,34 +288,37 @@ TEST(AffineRefusals, UnsupportedShapesAreRefusedWithAReason) {
   EXPECT_GE(refused, 5);  // at least the op-limit shapes, for every variant
 }
 
-// The op's largest input (65,536 bytes: 16,384 chunks) fills the on-stack index lists of
-// the list-building variants to their last entry: every chunk non-zero, and half of them.
+// The op's largest input (65,536 bytes: 16,384 chunks) fills the index lists of the
+// list-building variants to their last entry: every chunk non-zero, and half of them. So do
+// 4096 inputs, the most a list holds on the stack (kernels/common/index_list.h), and 4160,
+// the first on the heap.
 // With uniform int8 weights nearly every chunk is heavy for the two-chunk variants (their
 // heavy pass then skips the zero input chunks); net-like weights leave a few. Under the sanitizer
 // build an overrun is reported; everywhere the outputs are compared with the reference.
 TEST(AffineLimits, LargestInputFillsEveryList) {
   int ran = 0;
-  for (const affine::Variant* v : variants_under_test(affine::variants())) {
-    if (!v->info.available()) continue;
-    Shape s{65536, 16};
-    if (!affine::why_unsupported(*v, s).empty()) s = Shape{65536, 32};
-    if (!affine::why_unsupported(*v, s).empty()) continue;
-    ++ran;
-    for (const bool net_like : {false, true}) {
-      if (net_like && !pairs_chunks(*v)) continue;
-      Rng rng(net_like ? 17 : 13);
-      Weights w = random_weights(s, rng, needs_block_sparse(*v));
-      if (net_like) workloads::fill_net_like_weights(rng, w.w.data(), w.w.size());
-      AffineChecker checker(*v, w);
-      Buffer<std::uint8_t> x(s.in);
-      for (const Density d : {Density{DensityKind::kChunk, 100}, Density{DensityKind::kChunk, 50}}) {
-        workloads::fill_activations(rng, x.data(), s.in, d, 127);
-        const auto diff = checker.check(x.data(), v->info.name + "/" + affine::shape_name(s) + " " + d.name() +
-                                                      (net_like ? " net-like weights" : " uniform weights"));
-        ASSERT_FALSE(diff) << *diff;
+  for (const affine::Variant* v : variants_under_test(affine::variants()))
+    for (const int in : {4096, 4160, 65536}) {
+      if (!v->info.available()) continue;
+      Shape s{in, 16};
+      if (!affine::why_unsupported(*v, s).empty()) s = Shape{in, 32};
+      if (!affine::why_unsupported(*v, s).empty()) continue;
+      ++ran;
+      for (const bool net_like : {false, true}) {
+        if (net_like && !pairs_chunks(*v)) continue;
+        Rng rng(net_like ? 17 : 13);
+        Weights w = random_weights(s, rng, needs_block_sparse(*v));
+        if (net_like) workloads::fill_net_like_weights(rng, w.w.data(), w.w.size());
+        AffineChecker checker(*v, w);
+        Buffer<std::uint8_t> x(s.in);
+        for (const Density d : {Density{DensityKind::kChunk, 100}, Density{DensityKind::kChunk, 50}}) {
+          workloads::fill_activations(rng, x.data(), s.in, d, 127);
+          const auto diff = checker.check(x.data(), v->info.name + "/" + affine::shape_name(s) + " " + d.name() +
+                                                        (net_like ? " net-like weights" : " uniform weights"));
+          ASSERT_FALSE(diff) << *diff;
+        }
       }
     }
-  }
   EXPECT_GT(ran, 0) << "no variant runs the op's largest input";
 }
 

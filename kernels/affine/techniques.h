@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "kernels/affine/affine.h"
+#include "kernels/common/index_list.h"
 #include "kernels/common/isa.h"
 #include "kernels/common/nnz_x86.h"
 
@@ -232,12 +233,14 @@ struct SparseBlocked4 : BlockedBase<V> {
     return s.in % V::kBytes ? "needs in to be a multiple of the register width (chunk masks per register)" : nullptr;
   }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     dots(p, input, idx, Nnz::template chunks<V>(input, p.shape.in, idx), output);
   }
   // The producer's bitset in place of the input scan (the table list only: Nnz::from_bits).
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     dots(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
   }
   [[gnu::always_inline]] static void dots(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
@@ -501,14 +504,16 @@ template <class V>
 struct SparseBlocked4X2Lut : X2Base<V> {
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lut, 1>::supports(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
     X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
   }
   // The list from the producer's bitset instead of the input.
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
     X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
@@ -602,7 +607,8 @@ struct SparseLsbI16 {
   }
 
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 + 64];
+    nnz::ByteList list(nnz::byte_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     const int count = nnz::lsb_bytes<V>(input, p.shape.in, idx);
     const auto* rows = static_cast<const std::int16_t*>(p.blocks.slot[0].data);
     const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
@@ -687,7 +693,8 @@ struct SparseLutI8Tile64 {
   }
 
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 + 64];
+    nnz::ByteList list(nnz::byte_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     const int count = nnz::lut_bytes<V>(input, p.shape.in, idx);
     for (int t = count; t % 4; ++t) idx[t] = std::uint16_t(p.shape.in);  // pad with the zero row
     const auto* rows = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
@@ -764,7 +771,8 @@ struct SparseBso {
     std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
   }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    alignas(64) std::uint16_t idx[65536 / 4 + 64];
+    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    std::uint16_t* const idx = list.data();
     const int count = Nnz::template chunks<V>(input, p.shape.in, idx);
     const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
     const auto* meta = static_cast<const std::uint16_t*>(p.blocks.slot[2].data);

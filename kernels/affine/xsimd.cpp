@@ -31,6 +31,7 @@ NNUELAB_XSIMD_AFFINE_EACH(NNUELAB_XSIMD_AFFINE_FORWARD)
 #else
 #include <cstring>
 
+#include "kernels/common/index_list.h"
 #include "kernels/common/xsimd_ops.h"
 namespace nnuelab::NNUELAB_ISA_NS::affine {
 using namespace ::nnuelab::affine;
@@ -107,7 +108,8 @@ void dense_blocked4_run(const Packed& p, const std::uint8_t* input, std::int32_t
 // The non-zero chunks listed first (any() per batch of chunks, no bitmask), then only
 // those accumulated.
 void sparse_blocked4_any_run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-  alignas(64) std::uint16_t idx[65536 / 4 + 64];
+  nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+  std::uint16_t* const idx = list.data();
   const int chunks = p.shape.in / 4;
   const int count = xops::list_nonzero(reinterpret_cast<const std::uint32_t*>(input), chunks, idx);
   blocked(p, input, idx, count, output);
