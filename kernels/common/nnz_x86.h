@@ -137,12 +137,11 @@ struct Lut {
     const __m128i step = _mm_set1_epi16(8);
     __m128i base = _mm_setzero_si128();
     std::uint16_t* o = out;
-    auto row = [&](unsigned b) {
+    for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) {
       store_lut_row(o, b, base);
       o += count8(b);
       base = _mm_add_epi16(base, step);
-    };
-    for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) { row(b); });
+    });
     return int(o - out);
   }
   // The same list from a producer's bitset (bit c of word c / 64 set when chunk c is
