@@ -82,7 +82,7 @@ ElementwiseTester<Sqr> sqr_tester(const Sqr& v, const sqr_crelu32::Shape& s) {
         sqr_crelu32::run(var, sh, in, out, bits);
       });
   // A *_lanes variant is compared through its own declared order (from the registry line).
-  if (!sqr_crelu32::is_canonical_order(v)) t.set_output_order(sqr_crelu32::output_order(v, s));
+  if (!v.canonical_order()) t.set_output_order(sqr_crelu32::output_order(v, s));
   return t;
 }
 
@@ -176,7 +176,7 @@ ElementwiseTester<Pair> pair_tester(const Pair& v, const crelu32_pair::Shape& s)
       },
       2 * s.n);
   // A *_lanes variant is compared through its own declared order (from the registry line).
-  if (!crelu32_pair::is_canonical_order(v)) t.set_output_order(crelu32_pair::output_order(v, s));
+  if (!v.canonical_order()) t.set_output_order(crelu32_pair::output_order(v, s));
   return t;
 }
 
@@ -267,7 +267,7 @@ TEST(Crelu32PairDomain, SharedPacksDivergesAboveShift8InBothHalves) {
 
 TEST(SqrCrelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
   expect_declared_orders(sqr_crelu32::variants(), shift_shapes<sqr_crelu32::Shape>(), &sqr_crelu32::why_unsupported,
-                         &sqr_crelu32::output_order, &sqr_crelu32::is_canonical_order, 1);
+                         &sqr_crelu32::output_order, 1);
 }
 
 // 32 -> fc 32x32 and 64 -> 64x16, as crelu32's.
@@ -275,7 +275,7 @@ TEST(SqrCrelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
   expect_permuted_layouts(
       sqr_crelu32::variants(), {affine::Shape{32, 32}, affine::Shape{64, 16}}, 1,
       [](int n) { return sqr_crelu32::Shape{n, 6}; }, fc_like_int32, &sqr_crelu32::why_unsupported,
-      &sqr_crelu32::output_order, &sqr_crelu32::is_canonical_order,
+      &sqr_crelu32::output_order,
       [](const Sqr& v, const sqr_crelu32::Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
         sqr_crelu32::run(v, s, in, out, b);
       },
@@ -284,7 +284,7 @@ TEST(SqrCrelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
 
 TEST(Crelu32PairOrder, DeclaredOrdersKeepTheHalvesAndWholeChunks) {
   expect_declared_orders(crelu32_pair::variants(), shift_shapes<crelu32_pair::Shape>(), &crelu32_pair::why_unsupported,
-                         &crelu32_pair::output_order, &crelu32_pair::is_canonical_order, 2);
+                         &crelu32_pair::output_order, 2);
 }
 
 // 2 x 32 -> 64 bytes -> 64x32 (the L2 input of a 32-wide fc_0), and 2 x 64 -> 128x16.
@@ -292,7 +292,7 @@ TEST(Crelu32PairLayout, PermutedActivationAndPreparedNextLayerAreExact) {
   expect_permuted_layouts(
       crelu32_pair::variants(), {affine::Shape{64, 32}, affine::Shape{128, 16}}, 2,
       [](int n) { return crelu32_pair::Shape{n, 6}; }, fc_like_int32, &crelu32_pair::why_unsupported,
-      &crelu32_pair::output_order, &crelu32_pair::is_canonical_order,
+      &crelu32_pair::output_order,
       [](const Pair& v, const crelu32_pair::Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
         crelu32_pair::run(v, s, in, out, b);
       },

@@ -31,7 +31,7 @@ ElementwiseTester<C16> c16_tester(const ElementwiseCase<C16>& c) {
       *c.variant, c.shape, [](const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out) { ref::crelu16(in, s.n, out); },
       [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) { crelu16::run(v, s, in, out, bits); });
   // A *_lanes variant is compared through its own declared order (from the registry line).
-  if (!crelu16::is_canonical_order(*c.variant)) t.set_output_order(crelu16::output_order(*c.variant, c.shape));
+  if (!c.variant->canonical_order()) t.set_output_order(crelu16::output_order(*c.variant, c.shape));
   return t;
 }
 
@@ -103,7 +103,7 @@ ElementwiseTester<C32> c32_tester(const C32& v, const crelu32::Shape& s) {
       [](const C32& var, const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits) { crelu32::run(var, sh, in, out, bits); });
   // A *_lanes variant is compared through its own declared order (from the registry line,
   // not from its code); its bitset is checked against the bytes as produced.
-  if (!crelu32::is_canonical_order(v)) t.set_output_order(crelu32::output_order(v, s));
+  if (!v.canonical_order()) t.set_output_order(crelu32::output_order(v, s));
   return t;
 }
 
@@ -244,8 +244,7 @@ TEST(Crelu32Domain, EveryPacksBeforeShiftFormDivergesAboveShift8) {
 // 0,4,1,5,2,6,3,7 at 256 bits; 0,4,8,12,1,... at 512): the *_lanes bytes put through that
 // permute are the canonical ones.
 TEST(Crelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
-  expect_declared_orders(crelu32::variants(), c32_shapes(), &crelu32::why_unsupported, &crelu32::output_order,
-                         &crelu32::is_canonical_order, 1);
+  expect_declared_orders(crelu32::variants(), c32_shapes(), &crelu32::why_unsupported, &crelu32::output_order, 1);
   // The fix-up permutes' dword indices: produced chunk idx[j] holds canonical chunk j.
   const int vpermd256[8] = {0, 4, 1, 5, 2, 6, 3, 7};
   const int vpermd512[16] = {0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15};
@@ -253,7 +252,7 @@ TEST(Crelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
   for (int j = 0; j < 8; ++j) EXPECT_EQ(o2[4 * vpermd256[j]], 4 * j) << "2-lane chunk " << j;
   for (int j = 0; j < 16; ++j) EXPECT_EQ(o4[4 * vpermd512[j]], 4 * j) << "4-lane chunk " << j;
   for (const C32& v : crelu32::variants())
-    if (!crelu32::is_canonical_order(v) && v.info.available()) {
+    if (!v.canonical_order() && v.info.available()) {
       EXPECT_THROW(crelu32::output_order(v, {33, 6}), std::invalid_argument) << v.info.name;
     }
 }
@@ -261,8 +260,7 @@ TEST(Crelu32Order, DeclaredOrdersArePermutationsOfWholeChunks) {
 // crelu16's *_lanes order against vpermq 0,2,1,3 (256 bits) and permutexvar_epi64
 // 0,2,4,6,1,3,5,7 (512 bits): produced qword idx[j] holds canonical qword j.
 TEST(Crelu16Order, DeclaredOrdersArePermutationsOfWholeGroups) {
-  expect_declared_orders(crelu16::variants(), kC16Shapes, &crelu16::why_unsupported, &crelu16::output_order,
-                         &crelu16::is_canonical_order, 1);
+  expect_declared_orders(crelu16::variants(), kC16Shapes, &crelu16::why_unsupported, &crelu16::output_order, 1);
   const int vpermq256[4] = {0, 2, 1, 3};
   const int vpermq512[8] = {0, 2, 4, 6, 1, 3, 5, 7};
   const auto o2 = packus_lane_order(2, 32), o4 = packus_lane_order(4, 64);
@@ -278,7 +276,6 @@ TEST(Crelu32Layout, PermutedActivationAndPreparedNextLayerAreExact) {
   expect_permuted_layouts(
       crelu32::variants(), {affine::Shape{32, 1}, affine::Shape{32, 32}, affine::Shape{64, 16}}, 1,
       [](int n) { return crelu32::Shape{n, 6}; }, fc_like_int32, &crelu32::why_unsupported, &crelu32::output_order,
-      &crelu32::is_canonical_order,
       [](const C32& v, const crelu32::Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
         crelu32::run(v, s, in, out, b);
       },
@@ -291,7 +288,7 @@ TEST(Crelu16Layout, PermutedActivationAndPreparedNextLayerAreExact) {
       crelu16::variants(), {affine::Shape{32, 32}, affine::Shape{128, 16}}, 1, [](int n) { return crelu16::Shape{n}; },
       // accumulator-like int16 around the clamp, every third call mostly negative
       [](int call, workloads::Rng& rng) { return std::int16_t(call % 3 == 2 ? rng.uniform(-600, 100) : rng.uniform(-200, 300)); },
-      &crelu16::why_unsupported, &crelu16::output_order, &crelu16::is_canonical_order,
+      &crelu16::why_unsupported, &crelu16::output_order,
       [](const C16& v, const crelu16::Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t* b) {
         crelu16::run(v, s, in, out, b);
       },
@@ -311,10 +308,10 @@ TEST(Crelu32Order, RunActivePicksAnInOrderVariant) {
     ref::crelu32(in.data(), n, 6, want.data());
     const C32& ran = crelu32::run_active(s, in.data(), got.data());
     if (!forced_variant()) {
-      EXPECT_TRUE(crelu32::is_canonical_order(ran)) << ran.info.name;
+      EXPECT_TRUE(ran.canonical_order()) << ran.info.name;
       EXPECT_FALSE(ran.writes_bits) << ran.info.name;
     }
-    if (crelu32::is_canonical_order(ran)) {
+    if (ran.canonical_order()) {
       auto diff = compare(got.data(), want.data(), n, ran.info.name + " via run_active");
       EXPECT_FALSE(diff) << *diff;
     }

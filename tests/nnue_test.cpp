@@ -209,7 +209,7 @@ TEST(NnueEngine, EveryCrelu32VariantPluggedIntoCrelu1IsExact) {
     for (const char* fc2 : {"best", "reference"}) {
       const Engine engine(n, {{"crelu1", v.info.name}, {"fc2", fc2}});
       ++plugged;
-      lane_ordered += !crelu32::is_canonical_order(v);
+      lane_ordered += !v.canonical_order();
       expect_plugged_engine_exact(engine, n, rows, v.info, "fc2", &Evaluation::ac1);
       if (HasFatalFailure()) return;
     }
@@ -218,13 +218,13 @@ TEST(NnueEngine, EveryCrelu32VariantPluggedIntoCrelu1IsExact) {
   const auto all = crelu32::variants();
   // (Under an emulated CPU without AVX2 only the 512-bit *_lanes forms run, and they refuse 32.)
   if (std::any_of(all.begin(), all.end(), [](const crelu32::Variant& v) {
-        return v.info.available() && !v.writes_bits && !crelu32::is_canonical_order(v) && crelu32::why_unsupported(v, {32, 6}).empty();
+        return v.info.available() && !v.writes_bits && !v.canonical_order() && crelu32::why_unsupported(v, {32, 6}).empty();
       })) {
     EXPECT_GT(lane_ordered, 0);
   }
   // crelu0's bytes share fc_1's row with sqr0's: a lane order there is refused by name.
   for (const crelu32::Variant& v : all)
-    if (!crelu32::is_canonical_order(v)) {
+    if (!v.canonical_order()) {
       EXPECT_THROW(Engine(n, {{"crelu0", v.info.name}}), std::invalid_argument) << v.info.name;
     }
 }

@@ -94,9 +94,8 @@ inline int check_permuted_pairs(const PermutedPairCheck& c, workloads::Rng& rng,
 // Every supported shape's declared order is a permutation that moves whole 4-byte chunks
 // and keeps each of the `halves` output blocks in place (crelu32_pair: 2); the identity
 // exactly for in-order variants; a runnable *_lanes variant really permutes.
-template <class V, class Shapes, class Why, class Order, class Canonical>
-void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, Canonical canonical,
-                            int halves) {
+template <class V, class Shapes, class Why, class Order>
+void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, int halves) {
   int permuted = 0;
   for (const V& v : all) {
     for (const auto& s : shapes) {
@@ -113,23 +112,23 @@ void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why wh
         ASSERT_EQ(o[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
         ASSERT_EQ(o[p] / s.n, p / s.n) << v.info.name << " moves a byte across the halves";
       }
-      EXPECT_EQ(identity, canonical(v)) << v.info.name << " n=" << s.n;
+      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " n=" << s.n;
       permuted += !identity;
     }
   }
-  const bool runnable = std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !canonical(v); });
+  const bool runnable = std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !v.canonical_order(); });
   EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
   if (NNUELAB_HAS_avx2) {
-    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const V& v) { return !canonical(v); }));
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const V& v) { return !v.canonical_order(); }));
   }
 }
 
 // End to end: (activation variant, next layer's prepare) is exact through every affine
 // variant that takes each `next` shape (check_permuted_pairs). The activation runs
 // make_shape(next.in / halves) on inputs gen(call, rng); `min_outputs` is the test's floor.
-template <class V, class MakeShape, class Gen, class Why, class Order, class Canonical, class Run, class Ref>
+template <class V, class MakeShape, class Gen, class Why, class Order, class Run, class Ref>
 void expect_permuted_layouts(std::span<const V> all, std::initializer_list<affine::Shape> nexts, int halves,
-                             MakeShape make_shape, Gen gen, Why why, Order order, Canonical canonical, Run run, Ref ref,
+                             MakeShape make_shape, Gen gen, Why why, Order order, Run run, Ref ref,
                              long min_outputs = 10000) {
   workloads::Rng rng(11);
   int pairs = 0, permuted_pairs = 0;
@@ -143,7 +142,7 @@ void expect_permuted_layouts(std::span<const V> all, std::initializer_list<affin
       PermutedPairCheck c;
       c.producer = v.info.name + " n=" + std::to_string(s.n);
       c.order = order(v, s);
-      c.canonical = canonical(v);
+      c.canonical = v.canonical_order();
       c.next = next;
       c.outputs_per_pair = std::max(3200 / next.out, 64) * next.out;
       c.produce = [&](int k, std::uint8_t* want, std::uint8_t* produced, std::uint64_t* bits) {
@@ -159,7 +158,7 @@ void expect_permuted_layouts(std::span<const V> all, std::initializer_list<affin
     }
   }
   EXPECT_GT(pairs, 0);
-  if (std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !canonical(v); })) {
+  if (std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !v.canonical_order(); })) {
     EXPECT_GT(permuted_pairs, 0);
   }
   EXPECT_GE(total, min_outputs);

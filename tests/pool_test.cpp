@@ -210,7 +210,7 @@ ElementwiseTester<Ft> ft_tester(const Ft& v, const ft_output::Shape& s) {
       s.n / 2);
   // A permuting variant is compared through its own declared order (from the registry
   // line, not from its code).
-  if (!ft_output::is_canonical_order(v)) t.set_output_order(ft_output::output_order(v, s));
+  if (!v.canonical_order()) t.set_output_order(ft_output::output_order(v, s));
   return t;
 }
 
@@ -268,18 +268,18 @@ TEST(FtOutputOrder, DeclaredOrdersArePermutationsOfWholeGroups) {
         ASSERT_EQ(order[p] % 8, p % 8) << v.info.name << " splits an 8-byte group";
         ASSERT_EQ(order[p] - order[p - p % 8], p % 8) << v.info.name << " splits an 8-byte group";
       }
-      EXPECT_EQ(identity, ft_output::is_canonical_order(v)) << v.info.name << " " << ft_output::shape_name(s);
+      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " " << ft_output::shape_name(s);
       permuted += !identity;
     }
   }
   // What the registry declares, whether or not this CPU runs it.
   const auto all = ft_output::variants();
-  const auto declared = std::count_if(all.begin(), all.end(), [](const Ft& v) { return !ft_output::is_canonical_order(v); });
+  const auto declared = std::count_if(all.begin(), all.end(), [](const Ft& v) { return !v.canonical_order(); });
   if (NNUELAB_HAS_avx2) {
     EXPECT_GT(declared, 0);
   }
   const bool runnable = std::any_of(all.begin(), all.end(),
-                                    [](const Ft& v) { return v.info.available() && !ft_output::is_canonical_order(v); });
+                                    [](const Ft& v) { return v.info.available() && !v.canonical_order(); });
   EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
   EXPECT_THROW(ft_output::output_order(ft_output::variants()[0], {33, ft_output::Form::kClamp255}), std::invalid_argument);
 }
@@ -301,7 +301,7 @@ TEST(FtOutputLayout, PermutedActivationAndPreparedNextLayerAreExact) {
       PermutedPairCheck c;
       c.producer = fv.info.name + " " + ft_output::shape_name(fs);
       c.order = ft_output::output_order(fv, fs);
-      c.canonical = ft_output::is_canonical_order(fv);
+      c.canonical = fv.canonical_order();
       c.next = {h, 32};
       c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
         for (auto& x : acc) x = std::int16_t(k % 3 == 2 ? rng.uniform(INT16_MIN, INT16_MAX) : rng.uniform(-600, 600));

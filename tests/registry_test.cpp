@@ -92,7 +92,7 @@ TEST(ForcedVariant, SuitesAndDispatchUseOnlyTheForcedVariant) {
   const crelu16::Variant& ran = crelu16::run_active({64}, in, got);
   EXPECT_EQ(ran.info.name, *forced);
   ref::crelu16(in, 64, want);
-  if (!crelu16::is_canonical_order(ran)) {  // a forced *_lanes form: its bytes in its declared order
+  if (!ran.canonical_order()) {  // a forced *_lanes form: its bytes in its declared order
     const std::vector<int> order = crelu16::output_order(ran, {64});
     std::uint8_t produced[64];
     std::copy(got, got + 64, produced);
@@ -120,13 +120,13 @@ TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
     // prepared for their order, so dispatch never picks them unforced; xsimd builds, the
     // portable comparison column registered last, run only when forced).
     EXPECT_FALSE(ran.writes_bits);
-    EXPECT_TRUE(crelu16::is_canonical_order(ran)) << ran.info.name;
+    EXPECT_TRUE(ran.canonical_order()) << ran.info.name;
     EXPECT_FALSE(ran.info.portable) << ran.info.name;
     bool after = false;
     for (const auto& v : crelu16::variants()) {
       if (&v == &ran) {
         after = true;
-      } else if (after && !v.writes_bits && crelu16::is_canonical_order(v)) {
+      } else if (after && !v.writes_bits && v.canonical_order()) {
         EXPECT_FALSE(v.info.available() && !v.info.emulated && !v.info.portable &&
                      crelu16::why_unsupported(v, shape).empty())
             << v.info.name;

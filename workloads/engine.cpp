@@ -60,24 +60,17 @@ const affine::Variant* best_affine(const affine::Shape& s, std::initializer_list
   return nullptr;
 }
 
-// lanes_ok: the layer after it can take a declared lane order (crelu1 -> fc_2); crelu0's
-// bytes share fc_1's input row with sqr0's, so it stays canonical.
-const crelu32::Variant* best_crelu32(const crelu32::Shape& s, bool lanes_ok) {
-  const crelu32::Variant* best = nullptr;  // registry order: baseline first
-  for (const auto& v : crelu32::variants())
-    if (!v.info.emulated && !v.info.portable && !v.writes_bits && (lanes_ok || crelu32::is_canonical_order(v)) &&
-        crelu32::why_unsupported(v, s).empty())
-      best = &v;
-  return best;
-}
-
 // The best native variant of an elementwise op at a shape: the last one in registry
 // order (baseline first) that this CPU runs on it, with or without the nnz bitset.
+// lanes_ok: the layer after it can take a declared lane order (crelu1 -> fc_2); crelu0's
+// bytes share fc_1's input row with sqr0's, so it stays canonical.
 template <class V, class Shape, class Why>
-const V* best_elementwise(std::span<const V> all, const Shape& s, Why why, bool want_bits) {
+const V* best_elementwise(std::span<const V> all, const Shape& s, Why why, bool want_bits, bool lanes_ok = true) {
   const V* best = nullptr;
   for (const V& v : all)
-    if (!v.info.emulated && !v.info.portable && v.writes_bits == want_bits && why(v, s).empty()) best = &v;
+    if (!v.info.emulated && !v.info.portable && v.writes_bits == want_bits && (lanes_ok || v.canonical_order()) &&
+        why(v, s).empty())
+      best = &v;
   return best;
 }
 
@@ -183,18 +176,18 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       const crelu32::Shape s{spec.n, 6};
       const crelu32::Variant* v = nullptr;
       if (name == "best") {
-        v = best_crelu32(s, layer == "crelu1");
+        v = best_elementwise(crelu32::variants(), s, &crelu32::why_unsupported, false, layer == "crelu1");
       } else if (name != "reference") {
         v = find_named(crelu32::variants(), name);
         if (!v) throw std::invalid_argument(layer + ": \"" + name + "\" is not a registered crelu32 variant");
         const std::string why = crelu32::why_unsupported(*v, s);
         if (!why.empty()) throw std::invalid_argument(layer + ": " + name + " cannot run " + crelu32::shape_name(s) + ": " + why);
         if (v->writes_bits) throw std::invalid_argument(layer + ": " + name + " writes an nnz bitset nothing here reads");
-        if (layer == "crelu0" && !crelu32::is_canonical_order(*v))
+        if (layer == "crelu0" && !v->canonical_order())
           throw std::invalid_argument(layer + ": " + name + " leaves a lane order, and crelu0's bytes share fc_1's row with sqr0's");
       }
       (layer == "crelu0" ? impl_->crelu0 : impl_->crelu1) = v;
-      if (layer == "crelu1" && v && !crelu32::is_canonical_order(*v)) {
+      if (layer == "crelu1" && v && !v->canonical_order()) {
         // fc_2 comes later in forward order: its prepare (or the reference) reads w2_produced.
         impl_->crelu1_order = crelu32::output_order(*v, s);
         for (int k = 0; k < kLayerStacks; ++k)
@@ -208,7 +201,7 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       const ft_output::Variant* v = choose_elementwise(ft_output::variants(), layer, name, s, &ft_output::why_unsupported,
                                                        &ft_output::shape_name, want_bits);
       impl_->ft_out = v;
-      if (v && !ft_output::is_canonical_order(*v)) {
+      if (v && !v->canonical_order()) {
         const std::vector<int> half = ft_output::output_order(*v, s);  // over l1/2 bytes
         const int h = net.l1 / 2;
         impl_->ft_order.resize(net.l1);

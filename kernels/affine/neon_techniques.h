@@ -209,14 +209,14 @@ struct NeonDenseBlocked4 : NeonBlockedBase<D> {
 template <class D, class Nnz, int K>
 struct NeonSparseBlocked4 : NeonBlockedBase<D> {
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     const int count = Nnz::chunks(input, p.shape.in / 4, idx);
     neon_blocked_all<D, K, false>(p, input, idx, count, output);
   }
   // The producer's bitset in place of the input scan (the table list only: Nnz::from_bits).
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     neon_blocked_all<D, K, false>(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
   }

@@ -233,13 +233,13 @@ struct SparseBlocked4 : BlockedBase<V> {
     return s.in % V::kBytes ? "needs in to be a multiple of the register width (chunk masks per register)" : nullptr;
   }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     dots(p, input, idx, Nnz::template chunks<V>(input, p.shape.in, idx), output);
   }
   // The producer's bitset in place of the input scan (the table list only: Nnz::from_bits).
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     dots(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
   }
@@ -504,7 +504,7 @@ template <class V>
 struct SparseBlocked4X2Lut : X2Base<V> {
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lut, 1>::supports(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
@@ -512,7 +512,7 @@ struct SparseBlocked4X2Lut : X2Base<V> {
   }
   // The list from the producer's bitset instead of the input.
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
@@ -607,7 +607,7 @@ struct SparseLsbI16 {
   }
 
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    nnz::ByteList list(nnz::byte_list_entries(p.shape.in));
+    nnz::ByteList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     const int count = nnz::lsb_bytes<V>(input, p.shape.in, idx);
     const auto* rows = static_cast<const std::int16_t*>(p.blocks.slot[0].data);
@@ -693,7 +693,7 @@ struct SparseLutI8Tile64 {
   }
 
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    nnz::ByteList list(nnz::byte_list_entries(p.shape.in));
+    nnz::ByteList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     const int count = nnz::lut_bytes<V>(input, p.shape.in, idx);
     for (int t = count; t % 4; ++t) idx[t] = std::uint16_t(p.shape.in);  // pad with the zero row
@@ -771,7 +771,7 @@ struct SparseBso {
     std::memcpy(b, p.blocks.slot[1].data, std::size_t(out) * 4);
   }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+    nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     const int count = Nnz::template chunks<V>(input, p.shape.in, idx);
     const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);

@@ -108,7 +108,7 @@ void dense_blocked4_run(const Packed& p, const std::uint8_t* input, std::int32_t
 // The non-zero chunks listed first (any() per batch of chunks, no bitmask), then only
 // those accumulated.
 void sparse_blocked4_any_run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-  nnz::ChunkList list(nnz::chunk_list_entries(p.shape.in));
+  nnz::ChunkList list(p.shape.in);
   std::uint16_t* const idx = list.data();
   const int chunks = p.shape.in / 4;
   const int count = xops::list_nonzero(reinterpret_cast<const std::uint32_t*>(input), chunks, idx);

@@ -31,6 +31,7 @@ struct ElementwiseVariant {
   // output_order spells out (kernels/common/lane_order.h) and the next layer's prepare
   // absorbs. Never picked by run_active unless forced: its caller must know the order.
   int order_lanes = 1;
+  bool canonical_order() const { return order_lanes == 1; }
 };
 
 // The fused nnz bitset a producer writes for the next affine layer: bit j of

@@ -13,26 +13,26 @@
 
 namespace nnuelab::NNUELAB_ISA_NS::nnz {
 
-// Entries a list of `in` inputs needs: `in` (bytes) or in / 4 (chunks), plus 64 of slack.
-constexpr std::size_t chunk_list_entries(int in) { return std::size_t(in) / 4 + 64; }
-constexpr std::size_t byte_list_entries(int in) { return std::size_t(in) + 64; }
-
-template <std::size_t kStack>
+// A list of the inputs' non-zero entries: kInputsPerEntry = 4 for 4-byte chunks, 1 for
+// bytes. Sized for `inputs` / kInputsPerEntry entries plus 64 of slack.
+template <int kInputsPerEntry>
 class IndexList {
  public:
-  explicit IndexList(std::size_t entries) : heap_(entries > kStack ? new std::uint16_t[entries] : nullptr) {}
+  static constexpr std::size_t entries(int inputs) { return std::size_t(inputs) / kInputsPerEntry + 64; }
+  explicit IndexList(int inputs)
+      : heap_(entries(inputs) > kStack ? new std::uint16_t[entries(inputs)] : nullptr) {}
   ~IndexList() { delete[] heap_; }
   IndexList(const IndexList&) = delete;
   IndexList& operator=(const IndexList&) = delete;
   std::uint16_t* data() { return heap_ ? heap_ : stack_; }
 
  private:
+  static constexpr std::size_t kStack = entries(4096);  // every real net's layer
   alignas(64) std::uint16_t stack_[kStack];
   std::uint16_t* heap_;
 };
 
-// The two list kinds, sized for inputs up to 4096 on the stack.
-using ChunkList = IndexList<chunk_list_entries(4096)>;
-using ByteList = IndexList<byte_list_entries(4096)>;
+using ChunkList = IndexList<4>;
+using ByteList = IndexList<1>;
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::nnz

@@ -30,7 +30,6 @@ const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_
   return run_active_elementwise(variants(), s, s.n, input, output, why_unsupported, run);  // n output bytes
 }
 
-bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
 
 std::vector<int> output_order(const Variant& v, const Shape& s) {
   // A supported shape is a whole number of output vectors, each one lane block.

@@ -50,7 +50,7 @@ static void shared_qdmulh(const Shape& s, const std::int32_t* in, std::uint8_t* 
   } else {
     // As the generic form: unless n % 256 == 0 both streams share word n / 256, where the
     // squared stream's tail is merged into the clipped one's first word (act::BitWriter).
-    const bool shared = (n / 4) % 64 != 0;
+    const bool shared = n % 256 != 0;  // n % 16 == 0 here, so the clipped stream starts at bit n / 4
     act::BitWriter wsqr(bits), wclip(bits, n / 4);
     int k = 0;
     if (n % 64 == 0) {

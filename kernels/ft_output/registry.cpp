@@ -35,7 +35,6 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
   run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name(s));
 }
 
-bool is_canonical_order(const Variant& v) { return v.order_lanes == 1; }
 
 std::vector<int> output_order(const Variant& v, const Shape& s) {
   // A supported shape is a whole number of steps, and a step is one lane block.

@@ -30,7 +30,6 @@ void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8
 // For each produced output position p < n/2, the canonical index i (reference out[i]) it
 // holds. The identity for in-order variants. Throws for a shape the variant refuses.
 std::vector<int> output_order(const Variant& v, const Shape& s);
-bool is_canonical_order(const Variant& v);
 
 // The next layer's load-time half of a permuted pair: permute_next_layer_columns
 // (kernels/common/lane_order.h) with this order.

@@ -32,6 +32,5 @@ const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_
 // for in-order variants). Throws for a shape the variant refuses. The next layer absorbs it
 // with permute_next_layer_columns (kernels/common/lane_order.h).
 std::vector<int> output_order(const Variant& v, const Shape& s);
-bool is_canonical_order(const Variant& v);
 
 }  // namespace nnuelab::sqr_crelu32
