@@ -50,6 +50,26 @@ std::string why_unsupported_elementwise(const V& v, const typename V::Shape& s,
   return reason ? std::string(reason) : std::string();
 }
 
+// The op-level limits the elementwise ops share; each returns "" when the shape is within
+// them, else the reason. n: elements per call (note: what the bound stands for).
+inline std::string count_limits(int n, int lo, int hi, const char* note = "") {
+  if (n >= lo && n <= hi) return {};
+  return "n must be " + std::to_string(lo) + ".." + std::to_string(hi) + note + ", got " + std::to_string(n);
+}
+// The int32 activations: n in 1..max_n, then the right shift in 0..max_shift.
+inline std::string shifted_limits(int n, int shift, int max_n, int max_shift, const char* note = "") {
+  if (std::string w = count_limits(n, 1, max_n, note); !w.empty()) return w;
+  if (shift < 0 || shift > max_shift)
+    return "shift must be 0.." + std::to_string(max_shift) + ", got " + std::to_string(shift);
+  return {};
+}
+// The pairing ops (pooling, the fused feature-transformer output): input i meets i + n/2.
+inline std::string paired_limits(int n) {
+  if (std::string w = count_limits(n, 2, 1 << 20); !w.empty()) return w;
+  if (n % 2) return "n = " + std::to_string(n) + " is odd (inputs are paired i with i + n/2)";
+  return {};
+}
+
 // The checked half of an op's output_order(v, s): throws std::invalid_argument (naming the
 // variant, the shape and the reason) for a shape the variant refuses, else returns
 // order(v.order_lanes), the op's own order over its output bytes (lane_order.h).

@@ -15,8 +15,7 @@ namespace nnuelab::crelu16 {
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  return why_unsupported_elementwise(
-      v, s, s.n >= 1 && s.n <= (1 << 20) ? "" : "n must be 1..1048576, got " + std::to_string(s.n));
+  return why_unsupported_elementwise(v, s, count_limits(s.n, 1, 1 << 20));
 }
 
 void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {

@@ -15,11 +15,7 @@ namespace nnuelab::crelu32 {
 std::string shape_name(const Shape& s) { return std::to_string(s.n) + ">>" + std::to_string(s.shift); }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  return why_unsupported_elementwise(
-      v, s,
-      s.n < 1 || s.n > (1 << 20) ? "n must be 1..1048576, got " + std::to_string(s.n)
-      : s.shift < 0 || s.shift > 31 ? "shift must be 0..31, got " + std::to_string(s.shift)
-                                   : std::string());
+  return why_unsupported_elementwise(v, s, shifted_limits(s.n, s.shift, 1 << 20, 31));
 }
 
 void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {

@@ -23,12 +23,9 @@ const char* form_name(Form f) {
 std::string shape_name(const Shape& s) { return std::string(form_name(s.form)) + "_" + std::to_string(s.n); }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  std::string limits;
   if (s.form != Form::kClamp127 && s.form != Form::kClamp255)
-    limits = "unknown form " + std::to_string(int(s.form)) + " (clamp127 = 0, clamp255 = 1)";
-  else if (s.n < 2 || s.n > (1 << 20)) limits = "n must be 2..1048576, got " + std::to_string(s.n);
-  else if (s.n % 2) limits = "n = " + std::to_string(s.n) + " is odd (inputs are paired i with i + n/2)";
-  return why_unsupported_elementwise(v, s, limits);
+    return why_unsupported_elementwise(v, s, "unknown form " + std::to_string(int(s.form)) + " (clamp127 = 0, clamp255 = 1)");
+  return why_unsupported_elementwise(v, s, paired_limits(s.n));
 }
 
 void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {

@@ -12,10 +12,7 @@ namespace nnuelab::pool_max2 {
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  std::string limits;
-  if (s.n < 2 || s.n > (1 << 20)) limits = "n must be 2..1048576, got " + std::to_string(s.n);
-  else if (s.n % 2) limits = "n = " + std::to_string(s.n) + " is odd (inputs are paired i with i + n/2)";
-  return why_unsupported_elementwise(v, s, limits);
+  return why_unsupported_elementwise(v, s, paired_limits(s.n));
 }
 
 void run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint8_t* output, std::uint64_t* bits) {
