@@ -58,9 +58,13 @@ struct Weights {
 // 4-byte input chunk feeds at most 4 blocks of 16 outputs.
 bool needs_block_sparse(const affine::Variant& v) { return v.info.technique.starts_with("sparse_bso"); }
 
-// Two-chunk (x2) variants pair chunks in int16 where the weights allow it (affine.h); they
-// get weights where both happen too: net-like ones (a few heavy chunks among many light).
-bool pairs_chunks(const affine::Variant& v) { return v.info.technique.ends_with("_x2"); }
+// Two- and four-chunk (x2, x4) variants add chunks' pair sums in int16 where the weights
+// allow it (affine.h); they get weights where both happen too: net-like ones (a few heavy
+// chunks among many light). chunk_group: chunks per int16 sum (1 for the other variants).
+int chunk_group(const affine::Variant& v) {
+  return v.info.technique.ends_with("_x2") ? 2 : v.info.technique.ends_with("_x4") ? 4 : 1;
+}
+bool pairs_chunks(const affine::Variant& v) { return chunk_group(v) > 1; }
 
 // For every input chunk, the 16-output blocks its weights may use: 0 to 4 random blocks
 // (every chunk when not block-sparse). keep(o, i) says whether W[o][i] may be non-zero.
@@ -193,6 +197,10 @@ TEST_P(Affine, MatchesReferenceOnBoundaryInputs) {
     // every chunk but one heavy), by output.
     weight_patterns.push_back([](int o, int i) { return std::int8_t(o % 2 ? (i % 2 ? 2 : 127) : (i % 2 ? -1 : -128)); });
     weight_patterns.push_back([](int o, int i) { return std::int8_t(o % 2 ? (i % 2 ? 3 : 127) : (i % 2 ? -2 : -128)); });
+    // The four-chunk bound: pair sums 64 = 63 + 1 and -64 (4 x 64 = 256 <= 258, every chunk
+    // light for x4) and 66 = 63 + 3 (4 x 66 = 264: all but three heavy).
+    weight_patterns.push_back([](int o, int i) { return std::int8_t(o % 2 ? (i % 2 ? 1 : 63) : (i % 2 ? -1 : -63)); });
+    weight_patterns.push_back([](int o, int i) { return std::int8_t(o % 2 ? (i % 2 ? 3 : 63) : (i % 2 ? -3 : -63)); });
   }
   Rng mrng(7);
   const BlockMask mask = block_mask(shape, needs_block_sparse(*v), mrng);  // keeps all for the others
@@ -439,23 +447,26 @@ TEST(AffineDomain, MaddubsSaturatesAbove128AndByteNnzSkipsNegativeBytes) {
 namespace nnuelab::test {
 namespace {
 
-// The two-chunk (x2) variants: prepare marks exactly the chunks that cannot be paired, and
-// that marking is what keeps them exact (planted: with the marks erased the paired int16
-// sum wraps, at the first weight past the bound); outside the input domain (128) even
-// light chunks wrap, where the one-chunk maddubs dot is still exact.
+// The two- and four-chunk (x2, x4) variants: prepare marks exactly the chunks that cannot
+// share an int16 sum, and that marking is what keeps them exact (planted: with the marks
+// erased the shared int16 sum wraps, at the first weight past the bound); outside the
+// input domain (128) even light chunks wrap, where the one-chunk maddubs dot is still exact.
 TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
   int checked = 0;
   for (const affine::Variant& v : affine::variants()) {
     const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
     if (!pairs_chunks(v) || !affine::why_unsupported(v, s).empty()) continue;
     ++checked;
-    // Every chunk at the bound: odd outputs (127, 2) -> P = 129, even ones (-128, -1) ->
-    // N = -129, in both halves (opposite halves would cancel each other's int16 wrap in
-    // the madd, hiding it).
+    const bool x4 = chunk_group(v) == 4;
+    // Every chunk at the bound: odd outputs (127, 2) -> P = 129 (x4: (63, 1) -> 64), even
+    // ones (-128, -1) -> N = -129 (x4: (-63, -1) -> -64), in both halves (opposite halves
+    // would cancel each other's int16 wrap in the madd, hiding it). A group's sum at
+    // all-127 inputs is then 127 * 258 = 32766 (x4: 127 * 256 = 32512).
+    const int hi = x4 ? 63 : 127, lo = x4 ? 1 : 2, nhi = x4 ? -63 : -128;
     Weights w{s, std::vector<std::int8_t>(std::size_t(s.in) * s.out), std::vector<std::int32_t>(s.out, 0)};
     for (int o = 0; o < s.out; ++o)
       for (int i = 0; i < s.in; ++i)
-        w.w[std::size_t(o) * s.in + i] = std::int8_t(o % 2 ? (i % 2 ? 2 : 127) : (i % 2 ? -1 : -128));
+        w.w[std::size_t(o) * s.in + i] = std::int8_t(o % 2 ? (i % 2 ? lo : hi) : (i % 2 ? -1 : nhi));
     workloads::Buffer<std::uint8_t> x(s.in);
     std::vector<std::int32_t> got(s.out), want(s.out);
     auto run = [&](const affine::Packed& p, std::uint8_t value) {
@@ -468,12 +479,13 @@ TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
       const affine::Packed p = affine::prepare(v, w.canonical());
       EXPECT_EQ(p.blocks.meta[0], 0) << v.info.name << ": weights at the bound need no heavy chunk";
       EXPECT_TRUE(run(p, 127)) << v.info.name << " at the bound, all-127 inputs";
-      // Input 128 is outside the domain: 2 * 128 * 129 = 33024 wraps in the paired sum
-      // (a one-chunk maddubs pair, 128 * 129 = 16512, would not).
-      EXPECT_FALSE(run(p, 128)) << v.info.name << " must wrap at input 128 with paired chunks";
+      // Input 128 is outside the domain: 2 * 128 * 129 = 33024 (x4: 4 * 128 * 64 = 32768)
+      // wraps in the shared sum (a one-chunk maddubs pair, 128 * 129 = 16512, would not).
+      EXPECT_FALSE(run(p, 128)) << v.info.name << " must wrap at input 128 with grouped chunks";
     }
-    // One weight past the bound in chunk 5 of output 7 (P = 130): exactly chunk 5 is heavy.
-    w.w[std::size_t(7) * s.in + 4 * 5 + 1] = 3;
+    // One weight past the bound in chunk 5 of output 7 (P = 130, x4: 67 with three others
+    // at 64, 259 in all): exactly chunk 5 is heavy.
+    w.w[std::size_t(7) * s.in + 4 * 5 + 1] = std::int8_t(x4 ? 4 : 3);
     affine::Packed p = affine::prepare(v, w.canonical());
     EXPECT_EQ(p.blocks.meta[0], 1) << v.info.name;
     EXPECT_EQ(static_cast<const std::uint64_t*>(p.blocks.slot[2].data)[0], std::uint64_t(1) << 5) << v.info.name;
@@ -485,13 +497,13 @@ TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
     EXPECT_EQ(reinterpret_cast<const std::uint32_t*>(moved + tile)[0], 5u) << v.info.name;
     EXPECT_TRUE(run(p, 127)) << v.info.name << " one past the bound, all-127 inputs";
     // Planted: put the tile back among the paired ones and forget the heavy chunk, and
-    // chunk 5 is paired; 127 * (130 + 129) = 32893 wraps.
+    // chunk 5 is grouped again; 127 * (130 + 129) = 127 * (67 + 3 * 64) = 32893 wraps.
     std::memcpy(tiles + 5 * tile, moved, tile);
     p.blocks.meta[0] = 0;
     EXPECT_FALSE(run(p, 127)) << v.info.name << " with the heavy chunk paired must go wrong";
   }
   if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
-  EXPECT_GE(checked, 3);
+  EXPECT_GE(checked, 6);
 }
 
 }  // namespace

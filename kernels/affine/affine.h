@@ -48,13 +48,17 @@ void unpack_tiles4(const Packed& packed, std::int8_t* weights, std::int32_t* bia
 // two largest left exceed the bound; any two chunks left unmarked are then safe in every
 // lane, and heavy chunks get the plain one-chunk dot. The Stockfish nets of ../shared/data
 // mark 0 to 5 of 32-768 chunks per layer stack; uniform random int8 weights mark nearly all.
+// The four-chunk (x4) techniques add four chunks' pair sums before the madd: the same
+// bound for the four largest (group 4); the 3072-input net then marks 1 to 41 of its 768
+// chunks per layer stack.
 // pack_tiles4_x2: pack_tiles4 plus slot 2, the heavy chunks as a bitset (bit c of word
 // c / 64, ceil(in / 4 / 64) + 1 words), and meta[0] = n, how many there are. Their tiles
 // move to slot 3 (n tiles of out x 4 bytes in chunk order, then their n chunk indices as
 // uint32) and are zero in slot 0: a zero tile adds nothing to a pair's int16 sum, so the
 // kernels pair every listed chunk with no test and add the heavy chunks' one-chunk dots
 // in a pass of their own. unpack_tiles4_x2 puts them back.
-void pack_tiles4_x2(const Canonical& canonical, Packed& packed);
+// group: how many chunks share one int16 sum (2 or 4; std::invalid_argument otherwise).
+void pack_tiles4_x2(const Canonical& canonical, Packed& packed, int group = 2);
 // Where slot 3 keeps the heavy chunks' indices: after their n tiles of out x 4 bytes.
 constexpr std::size_t heavy_index_offset(std::int64_t n, int out) { return std::size_t(n) * std::size_t(out) * 4; }
 // The heavy chunks of a pack_tiles4_x2 layout: n, their tiles (k-th tile at k * out * 4)

@@ -37,31 +37,43 @@ void unpack_tiles4(const Packed& p, std::int8_t* weights, std::int32_t* bias) {
   std::memcpy(bias, p.blocks.slot[1].data, std::size_t(out) * 4);
 }
 
-void pack_tiles4_x2(const Canonical& c, Packed& p) {
+void pack_tiles4_x2(const Canonical& c, Packed& p, int group) {
+  if (group != 2 && group != 4) throw std::invalid_argument("pack_tiles4_x2: group must be 2 or 4");
   pack_tiles4(c, p);
   const int in = c.shape.in, out = c.shape.out, chunks = in / 4;
   auto* heavy = static_cast<std::uint64_t*>(packed_alloc(p.blocks, 2, (std::size_t(chunks) / 64 + 2) * 8));
-  constexpr int kBound = 258;  // 127 * 258 = 32766: two chunks' pair sums still fit int16
-  std::vector<std::pair<int, int>> big;  // (|pair sum|, chunk) above kBound / 2, per lane
+  constexpr int kBound = 258;  // 127 * 258 = 32766: the group's pair sums still fit int16
+  std::vector<std::pair<int, int>> big;  // (|pair sum|, chunk) above kBound / group, per lane
+  std::vector<int> rest;                 // the others' sums, largest first (group - 1 kept)
   for (int o = 0; o < out; ++o)
     for (int h = 0; h < 2; ++h)
       for (int sign : {1, -1}) {
-        // Only a chunk above kBound / 2 can be one of two that exceed kBound together;
-        // `rest` is the largest of the others (its partner in the worst pair).
+        // Only a chunk above kBound / group can be the largest of `group` chunks that
+        // exceed kBound together; its partners may be any chunks, so the group - 1 largest
+        // of the others are kept as well.
         big.clear();
-        int rest = 0;
+        rest.assign(group - 1, 0);
         for (int ch = 0; ch < chunks; ++ch) {
           const std::int8_t* w = c.weights + std::size_t(o) * in + 4 * ch + 2 * h;
           const int v = sign > 0 ? std::max<int>(w[0], 0) + std::max<int>(w[1], 0)
                                  : -(std::min<int>(w[0], 0) + std::min<int>(w[1], 0));
-          if (v > kBound / 2) big.push_back({v, ch});
-          else rest = std::max(rest, v);
+          if (v > kBound / group) {
+            big.push_back({v, ch});
+          } else if (v > rest.back()) {
+            rest.back() = v;
+            std::sort(rest.begin(), rest.end(), std::greater<>());
+          }
         }
         std::sort(big.begin(), big.end(), std::greater<>());
-        // Mark the largest while it and the next largest exceed the bound.
+        // Mark the largest while it and the group - 1 next largest exceed the bound (for
+        // group 2: while the largest and the next one do).
         for (std::size_t k = 0; k < big.size(); ++k) {
-          const int next = k + 1 < big.size() ? big[k + 1].first : rest;
-          if (big[k].first + next <= kBound) break;
+          int sum = 0;
+          for (int j = 0; j < group; ++j) {
+            const std::size_t at = k + j;
+            sum += at < big.size() ? big[at].first : rest[at - big.size()];
+          }
+          if (sum <= kBound) break;
           heavy[big[k].second / 64] |= std::uint64_t(1) << (big[k].second % 64);
         }
       }

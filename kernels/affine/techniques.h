@@ -366,6 +366,23 @@ template <class V, int R>
     acc[r] = V::dot2(acc[r], x0, w0, x1, w1);
   }
 }
+// Four chunks per widening (the x4 techniques: group-4 layouts, affine.h).
+template <class V, int R>
+[[gnu::always_inline]] inline void x4_quad(typename V::reg (&acc)[R], const std::uint8_t* input, const std::int8_t* base,
+                                           std::size_t stride, const std::size_t (&c)[4]) {
+  typename V::reg x[4];
+  const std::int8_t* t[4];
+  for (int k = 0; k < 4; ++k) {
+    x[k] = V::bcast32(load_chunk(input + 4 * c[k]));
+    t[k] = base + c[k] * stride;
+  }
+  NNUELAB_UNROLL
+  for (int r = 0; r < R; ++r) {
+    const int o = r * V::kBytes;
+    acc[r] = V::dot4(acc[r], x[0], V::load(t[0] + o), x[1], V::load(t[1] + o), x[2], V::load(t[2] + o), x[3],
+                     V::load(t[3] + o));
+  }
+}
 template <class V, int R>
 [[gnu::always_inline]] inline void x2_single(typename V::reg (&acc)[R], const std::uint8_t* input,
                                              const std::int8_t* base, std::size_t stride, std::size_t c) {
@@ -420,8 +437,11 @@ template <class V, int R>
 // their dots come from x2_heavy. Until 2026-11-24 heavy chunks were split off instead: a
 // test per pair (dense), a second list built beside the first (the split cost about 25 ns
 // of a 1536-input list on the Xeon VM), or a mask per word.
-template <class V, int R, bool kOneSlab, X2Walk W>
+// G: chunks per int16 sum, 2 (x2) or 4 (x4, the dense and list walks only); a group-4
+// layout also pairs safely (any two of its unmarked chunks are within the bound).
+template <class V, int R, bool kOneSlab, X2Walk W, int G = 2>
 inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t* output) {
+  static_assert(G == 2 || (G == 4 && W != X2Walk::kWords));
   constexpr int L = V::kBytes / 4;
   const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
   const std::int8_t* base = static_cast<const std::int8_t*>(p.blocks.slot[0].data) + std::size_t(first) * 4;
@@ -431,10 +451,20 @@ inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t*
   for (int r = 0; r < R; ++r) acc[r] = V::load(bias + first + r * L);
   if constexpr (W == X2Walk::kDense) {
     int c = 0;
+    if constexpr (G == 4)
+      for (; c + 4 <= a.chunks; c += 4) {
+        const std::size_t q[4] = {std::size_t(c), std::size_t(c) + 1, std::size_t(c) + 2, std::size_t(c) + 3};
+        x4_quad<V, R>(acc, a.input, base, stride, q);
+      }
     for (; c + 2 <= a.chunks; c += 2) x2_pair<V, R>(acc, a.input, base, stride, c, c + 1);
     if (c < a.chunks) x2_single<V, R>(acc, a.input, base, stride, c);
   } else if constexpr (W == X2Walk::kList) {
     int j = 0;
+    if constexpr (G == 4)
+      for (; j + 4 <= a.count; j += 4) {
+        const std::size_t q[4] = {a.idx[j], a.idx[j + 1], a.idx[j + 2], a.idx[j + 3]};
+        x4_quad<V, R>(acc, a.input, base, stride, q);
+      }
     for (; j + 2 <= a.count; j += 2) x2_pair<V, R>(acc, a.input, base, stride, a.idx[j], a.idx[j + 1]);
     if (j < a.count) x2_single<V, R>(acc, a.input, base, stride, a.idx[j]);
   } else {
@@ -457,22 +487,22 @@ inline void x2_slab(const Packed& p, int first, const X2Chunks& a, std::int32_t*
   for (int r = 0; r < R; ++r) V::store(output + first + r * L, acc[r]);
 }
 
-template <class V, bool kOneSlab, X2Walk W>
+template <class V, bool kOneSlab, X2Walk W, int G>
 struct X2Slab {
   template <int R>
   [[gnu::always_inline]] static void run(int first, const Packed* p, const X2Chunks* a, std::int32_t* output) {
-    x2_slab<V, R, kOneSlab, W>(*p, first, *a, output);
+    x2_slab<V, R, kOneSlab, W, G>(*p, first, *a, output);
   }
 };
 
 // Shared by the x2 techniques: layout and the slabs over all outputs (one slab with the
 // compile-time stride R * kBytes when R registers hold every output, else slabs of up to
 // kMaxRegs with the row stride).
-template <class V>
+template <class V, int G = 2>
 struct X2Base : BlockedBase<V> {
   static constexpr int L = V::kBytes / 4;
   static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2;  // accumulators <= half the file
-  static void prepare(const Canonical& c, Packed& p) { pack_tiles4_x2(c, p); }
+  static void prepare(const Canonical& c, Packed& p) { pack_tiles4_x2(c, p, G); }
   static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_tiles4_x2(p, w, b); }
   // The dense SSE walk takes slabs of at most 4 xmm: with 8 accumulators GCC 12 spilled
   // two of them in the pair loop of the two-operand SSE code (ssse3 1024x32: +5% more
@@ -483,32 +513,34 @@ struct X2Base : BlockedBase<V> {
     constexpr int kMax = W == X2Walk::kDense && V::kBytes == 16 ? 4 : kMaxRegs;
     const int regs = p.shape.out / L;
     if (regs <= kMax)
-      with_regs<kMax, X2Slab<V, true, W>>(regs, &p, &a, output);
+      with_regs<kMax, X2Slab<V, true, W, G>>(regs, &p, &a, output);
     else
-      for_each_slab<V, kMax, X2Slab<V, false, W>>(p.shape.out, &p, &a, output);
+      for_each_slab<V, kMax, X2Slab<V, false, W, G>>(p.shape.out, &p, &a, output);
   }
 };
 
 // dense_blocked4_x2: chunks (2k, 2k+1) paired in order, then the heavy chunks' dots.
-template <class V>
-struct DenseBlocked4X2 : X2Base<V> {
+// dense_blocked4_x4 (G = 4): chunks 4k..4k+3 per widening, a pair and a single at the end.
+template <class V, int G = 2>
+struct DenseBlocked4X2 : X2Base<V, G> {
   static const char* supports(const Shape& s) { return BlockedBase<V>::supports_common(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-    X2Base<V>::template slabs<X2Walk::kDense>(p, {input, p.shape.in / 4}, output);
+    X2Base<V, G>::template slabs<X2Walk::kDense>(p, {input, p.shape.in / 4}, output);
   }
 };
 
 // sparse_blocked4_lut_x2: the table list of non-zero chunks, consecutive entries paired,
-// then the heavy chunks' dots.
-template <class V>
-struct SparseBlocked4X2Lut : X2Base<V> {
+// then the heavy chunks' dots. sparse_blocked4_lut_x4 (G = 4): four consecutive entries
+// per widening, then a pair and a single for the 1-3 left.
+template <class V, int G = 2>
+struct SparseBlocked4X2Lut : X2Base<V, G> {
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lut, 1>::supports(s); }
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
-    X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
+    X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
   }
   // The list from the producer's bitset instead of the input.
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
@@ -516,7 +548,7 @@ struct SparseBlocked4X2Lut : X2Base<V> {
     std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
-    X2Base<V>::template slabs<X2Walk::kList>(p, a, output);
+    X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
   }
 };
 
@@ -891,4 +923,6 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
 #define NNUELAB_AFFINE_X2_TECHNIQUES                                          \
   NNUELAB_AFFINE_DEFINE(dense_blocked4_x2, DenseBlocked4X2<V>)                \
   NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_x2, SparseBlocked4X2Lut<V>)   \
-  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_x2, SparseBitsetX2<V>)
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_bitset_x2, SparseBitsetX2<V>)    \
+  NNUELAB_AFFINE_DEFINE(dense_blocked4_x4, DenseBlocked4X2<V, 4>)             \
+  NNUELAB_AFFINE_DEFINE_BITS(sparse_blocked4_lut_x4, SparseBlocked4X2Lut<V, 4>)

@@ -23,6 +23,16 @@ inline __m256i dot_u8i8_x2_madd(__m256i acc, __m256i u, __m256i w, __m256i u2, _
   return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
 }
 
+// The x4 form of the same trick: four inputs' pair sums added in int16 (a tree of three
+// paddw) before one madd: 5 multiplies for 4 inputs instead of 8. Exact only while the
+// int16 sum of eight products fits (pack_tiles4_x2 with group 4 proves it per lane).
+inline __m256i dot_u8i8_x4_madd(__m256i acc, __m256i u0, __m256i w0, __m256i u1, __m256i w1, __m256i u2, __m256i w2,
+                                __m256i u3, __m256i w3) {
+  const __m256i p01 = _mm256_add_epi16(_mm256_maddubs_epi16(u0, w0), _mm256_maddubs_epi16(u1, w1));
+  const __m256i p23 = _mm256_add_epi16(_mm256_maddubs_epi16(u2, w2), _mm256_maddubs_epi16(u3, w3));
+  return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_add_epi16(p01, p23), _mm256_set1_epi16(1)));
+}
+
 // Horizontal sums of four int32x8 accumulators -> {sum(a0), sum(a1), sum(a2), sum(a3)}.
 // hadd works within each 128-bit lane, so after two rounds lane 0 holds the low halves'
 // partial sums of a0..a3 and lane 1 the high halves'; adding the two lanes finishes it.
@@ -60,6 +70,10 @@ struct Maddubs {
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
   // Two inputs into the same lanes with one widening (the two-chunk techniques).
   static reg dot2(reg acc, reg u, reg w, reg u2, reg w2) { return dot_u8i8_x2_madd(acc, u, w, u2, w2); }
+  // Four inputs into the same lanes with one widening (the four-chunk techniques).
+  static reg dot4(reg acc, reg u0, reg w0, reg u1, reg w1, reg u2, reg w2, reg u3, reg w3) {
+    return dot_u8i8_x4_madd(acc, u0, w0, u1, w1, u2, w2, u3, w3);
+  }
   static std::int32_t hsum(reg a) { return x256::hsum(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x256::haddx4(a0, a1, a2, a3); }
   // Bit i set when 4-byte chunk i of p[0 .. kBytes) is non-zero.

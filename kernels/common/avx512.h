@@ -15,6 +15,14 @@ inline __m512i dot_u8i8_x2_madd(__m512i acc, __m512i u, __m512i w, __m512i u2, _
   return _mm512_add_epi32(acc, _mm512_madd_epi16(pairs, _mm512_set1_epi16(1)));
 }
 
+// The x4 trick (see x256::dot_u8i8_x4_madd).
+inline __m512i dot_u8i8_x4_madd(__m512i acc, __m512i u0, __m512i w0, __m512i u1, __m512i w1, __m512i u2, __m512i w2,
+                                __m512i u3, __m512i w3) {
+  const __m512i p01 = _mm512_add_epi16(_mm512_maddubs_epi16(u0, w0), _mm512_maddubs_epi16(u1, w1));
+  const __m512i p23 = _mm512_add_epi16(_mm512_maddubs_epi16(u2, w2), _mm512_maddubs_epi16(u3, w3));
+  return _mm512_add_epi32(acc, _mm512_madd_epi16(_mm512_add_epi16(p01, p23), _mm512_set1_epi16(1)));
+}
+
 // Folds the 512-bit accumulators to 256 bits (adding halves) and reuses the AVX2 haddx4.
 inline __m128i haddx4(__m512i a0, __m512i a1, __m512i a2, __m512i a3) {
   auto fold = [](__m512i a) { return _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64(a, 1)); };
@@ -33,6 +41,9 @@ struct Maddubs {
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
   // Two inputs into the same lanes with one widening (the two-chunk techniques).
   static reg dot2(reg acc, reg u, reg w, reg u2, reg w2) { return dot_u8i8_x2_madd(acc, u, w, u2, w2); }
+  static reg dot4(reg acc, reg u0, reg w0, reg u1, reg w1, reg u2, reg w2, reg u3, reg w3) {
+    return dot_u8i8_x4_madd(acc, u0, w0, u1, w1, u2, w2, u3, w3);
+  }
   static std::int32_t hsum(reg a) { return _mm512_reduce_add_epi32(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x512::haddx4(a0, a1, a2, a3); }
   // Signed compare, like the narrower forms: 16 bits for 64 bytes.
@@ -53,9 +64,10 @@ struct Maddubs {
 // The same with one vpdpbusd per dot: exact over the whole uint8 x int8 range.
 struct Vnni : Maddubs {
   static reg dot(reg acc, reg u, reg w) { return _mm512_dpbusd_epi32(acc, u, w); }
-  // No two-chunk dot: it saves a madd per two chunks, and vpdpbusd has none to save. Deleted
-  // so that the x2 techniques cannot be instantiated on a VNNI ISA by mistake.
+  // No two- or four-chunk dot: they save madds, and vpdpbusd has none to save. Deleted so
+  // that the x2 and x4 techniques cannot be instantiated on a VNNI ISA by mistake.
   static reg dot2(reg, reg, reg, reg, reg) = delete;
+  static reg dot4(reg, reg, reg, reg, reg, reg, reg, reg, reg) = delete;
 };
 #endif
 

@@ -8,9 +8,10 @@ namespace nnuelab::NNUELAB_ISA_NS::x256 {
 // As Maddubs, but the dot is one vpdpbusd: exact, no int16 pair saturation.
 struct Vnni : Maddubs {
   static reg dot(reg acc, reg u, reg w) { return _mm256_dpbusd_avx_epi32(acc, u, w); }
-  // No two-chunk dot: it saves a madd per two chunks, and vpdpbusd has none to save. Deleted
-  // so that the x2 techniques cannot be instantiated on a VNNI ISA by mistake.
+  // No two- or four-chunk dot: they save madds, and vpdpbusd has none to save. Deleted so
+  // that the x2 and x4 techniques cannot be instantiated on a VNNI ISA by mistake.
   static reg dot2(reg, reg, reg, reg, reg) = delete;
+  static reg dot4(reg, reg, reg, reg, reg, reg, reg, reg, reg) = delete;
 };
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::x256

@@ -16,6 +16,14 @@ inline __m128i dot_u8i8_x2_madd(__m128i acc, __m128i u, __m128i w, __m128i u2, _
   return _mm_add_epi32(acc, _mm_madd_epi16(pairs, _mm_set1_epi16(1)));
 }
 
+// The x4 trick (see x256::dot_u8i8_x4_madd).
+inline __m128i dot_u8i8_x4_madd(__m128i acc, __m128i u0, __m128i w0, __m128i u1, __m128i w1, __m128i u2, __m128i w2,
+                                __m128i u3, __m128i w3) {
+  const __m128i p01 = _mm_add_epi16(_mm_maddubs_epi16(u0, w0), _mm_maddubs_epi16(u1, w1));
+  const __m128i p23 = _mm_add_epi16(_mm_maddubs_epi16(u2, w2), _mm_maddubs_epi16(u3, w3));
+  return _mm_add_epi32(acc, _mm_madd_epi16(_mm_add_epi16(p01, p23), _mm_set1_epi16(1)));
+}
+
 inline __m128i haddx4(__m128i a0, __m128i a1, __m128i a2, __m128i a3) {
   return _mm_hadd_epi32(_mm_hadd_epi32(a0, a1), _mm_hadd_epi32(a2, a3));
 }
@@ -38,6 +46,9 @@ struct Maddubs {
   static reg dot(reg acc, reg u, reg w) { return dot_u8i8_madd(acc, u, w); }
   // Two inputs into the same lanes with one widening (the two-chunk techniques).
   static reg dot2(reg acc, reg u, reg w, reg u2, reg w2) { return dot_u8i8_x2_madd(acc, u, w, u2, w2); }
+  static reg dot4(reg acc, reg u0, reg w0, reg u1, reg w1, reg u2, reg w2, reg u3, reg w3) {
+    return dot_u8i8_x4_madd(acc, u0, w0, u1, w1, u2, w2, u3, w3);
+  }
   static std::int32_t hsum(reg a) { return x128::hsum(a); }
   static __m128i haddx4(reg a0, reg a1, reg a2, reg a3) { return x128::haddx4(a0, a1, a2, a3); }
   // Signed compare: chunks with a top byte >= 128 are missed (activations are 0..127).
