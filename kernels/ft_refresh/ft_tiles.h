@@ -117,6 +117,20 @@ inline void store_n(std::int16_t* p, const typename V::reg (&acc)[N]) {
   for (int i = 0; i < N; ++i) V::store(p + i * V::kLanes, acc[i]);
 }
 
+// tiled_stream's distance in rows for its whole-row prefetch (see RefreshTiled): 8 (2, 4, 8
+// and 12 measured on 1024x30, cold rows, avx2, AMD EPYC Zen 4, 2026-11-25: 8 fastest;
+// prefetcht0 was slower than t1/t2 there, as a whole 60 KB refresh does not fit the 32 KB
+// L1D; prefetching every other line only was slower too).
+constexpr int kStreamAhead = 8;
+
+// Every 64-byte line of the l1-lane row at p, towards L2 (locality 2: prefetcht1 on x86,
+// prfm pldl2keep on AArch64).
+inline void prefetch_row_l2(const std::int16_t* p, int l1) {
+  const char* b = reinterpret_cast<const char*>(p);
+  const int bytes = l1 * int(sizeof(std::int16_t));
+  for (int i = 0; i < bytes; i += 64) __builtin_prefetch(b + i, 0, 2);
+}
+
 // acc (N registers at lane `off`) += (or -=) the rows of ids[0..n).
 // kAhead = 0: no software prefetch. The loop stores nothing, so out-of-order execution
 // already issues the loads of several rows ahead (the naive form's per-row stores fill the
@@ -125,13 +139,22 @@ inline void store_n(std::int16_t* p, const typename V::reg (&acc)[N]) {
 // same slice of row k + kAhead, one prefetcht0 per 64-byte line. A slice is only N
 // registers of each row (8 lines of a 2 KB row on AVX2), so the hardware prefetchers,
 // which follow sequential lines, do not fetch the other rows' slices ahead of the loads.
+//
+// stream = true (tiled_stream's first slice only): instead, while adding row k, prefetch
+// the whole of row k + kStreamAhead towards L2 (prefetcht1, one per 64-byte line), so the
+// later slices of every row are read from L2, not memory (see RefreshTiled).
 template <class V, int N, bool kSub, int kAhead = 0>
 inline void apply_rows(typename V::reg (&acc)[N], const std::int16_t* w, int l1, const std::uint32_t* ids, int n,
-                       int off) {
+                       int off, bool stream = false) {
+  if constexpr (kAhead > 0)
+    if (stream)  // the first kStreamAhead rows, which no earlier step prefetches
+      for (int k = 0; k < std::min(n, kStreamAhead); ++k) prefetch_row_l2(row(w, l1, ids[k]), l1);
   for (int k = 0; k < n; ++k) {
     const std::int16_t* r = row(w, l1, ids[k], off);
     if constexpr (kAhead > 0) {
-      if (k + kAhead < n) {
+      if (stream) {
+        if (k + kStreamAhead < n) prefetch_row_l2(row(w, l1, ids[k + kStreamAhead]), l1);
+      } else if (k + kAhead < n) {
         const char* ahead = reinterpret_cast<const char*>(row(w, l1, ids[k + kAhead], off));
         constexpr int kBytes = N * int(sizeof(typename V::reg));
 #pragma GCC unroll 32
@@ -179,8 +202,14 @@ struct RefreshNaive {
 // rows; 1 left most of the latency exposed).
 constexpr int kRefreshAhead = 4;
 
+// tiled_stream (kStream): tiled_prefetch whose first slice pass also prefetches each whole
+// row kStreamAhead rows ahead into L2 (prefetcht1 per line; apply_rows' `stream`). With rows
+// cold in memory (a refresh: the king entered a bucket whose rows nobody read lately), the
+// first pass then waits on 8 whole rows in flight instead of 8-line slices, and the later
+// passes find their slices in L2. The price is l1 / 32 prefetches per row in that pass
+// (32 per 2 KB row), which cost when the rows are already cached.
 // kAhead: apply_rows' prefetch distance in rows (0: none; tiled_prefetch uses kRefreshAhead).
-template <class V, int R, int kAhead = 0>
+template <class V, int R, int kAhead = 0, bool kStream = false>
 struct RefreshTiled {
   static const char* supports(const ft_refresh::Shape& s) { return width_check<V>(s.l1); }
   static void run(const ft_refresh::Shape& s, const ft_refresh::Args& a) {
@@ -191,7 +220,7 @@ struct RefreshTiled {
         const int off = r * V::kLanes;
         typename V::reg acc[N];
         load_n<V, N>(acc, a.bias + off);
-        apply_rows<V, N, false, kAhead>(acc, w, l1, a.active[0], n, off);
+        apply_rows<V, N, false, kAhead>(acc, w, l1, a.active[0], n, off, kStream && r == 0);
         store_n<V, N>(a.acc[0] + off, acc);
       });
       return;
@@ -202,8 +231,8 @@ struct RefreshTiled {
       load_n<V, N>(acc0, a.bias + off);
 #pragma GCC unroll 32
       for (int i = 0; i < N; ++i) acc1[i] = acc0[i];
-      apply_rows<V, N, false, kAhead>(acc0, w, l1, a.active[0], n, off);
-      apply_rows<V, N, false, kAhead>(acc1, w, l1, a.active[1], n, off);
+      apply_rows<V, N, false, kAhead>(acc0, w, l1, a.active[0], n, off, kStream && r == 0);
+      apply_rows<V, N, false, kAhead>(acc1, w, l1, a.active[1], n, off, kStream && r == 0);
       store_n<V, N>(a.acc[0] + off, acc0);
       store_n<V, N>(a.acc[1] + off, acc1);
     });
@@ -423,6 +452,10 @@ struct UpdateFused {
 #define NNUELAB_FT_REFRESH_PREFETCH_TECHNIQUE(V, R) \
   NNUELAB_FT_REFRESH_DEFINE(tiled_prefetch,         \
                             ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<V, R, ::nnuelab::NNUELAB_ISA_NS::ft::kRefreshAhead>)
+// The whole-row streaming tiled form (first pass prefetches whole rows into L2).
+#define NNUELAB_FT_REFRESH_STREAM_TECHNIQUE(V, R)                                                         \
+  NNUELAB_FT_REFRESH_DEFINE(tiled_stream, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<                    \
+                                              V, R, ::nnuelab::NNUELAB_ISA_NS::ft::kRefreshAhead, true>)
 // The row-group update, for the ISA files that register it (not scalar; xsimd too).
 #define NNUELAB_FT_UPDATE_GROUPED_TECHNIQUE(V) \
   NNUELAB_FT_UPDATE_DEFINE(grouped, ::nnuelab::NNUELAB_ISA_NS::ft::UpdateGrouped<V>)
