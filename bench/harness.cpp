@@ -64,7 +64,7 @@ const workloads::InputPool& activation_pool(int n, const workloads::Density& d) 
   std::lock_guard<std::mutex> lock(mu);
   const std::string key = std::to_string(n) + "/" + d.name();
   auto& slot = cache[key];
-  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::make_input_pool(n, d, kPoolInputs, 0xbe9c4 + n));
+  if (!slot) slot = std::make_unique<workloads::InputPool>(workloads::make_input_pool(n, d, kSparsePoolInputs, 0xbe9c4 + n));
   return *slot;
 }
 
@@ -133,6 +133,7 @@ void add_context() {
   }
   benchmark::AddCustomContext("nnuelab_grid", grid() == Grid::kFull ? "full" : "quick");
   benchmark::AddCustomContext("nnuelab_pool_inputs", std::to_string(kPoolInputs));
+  benchmark::AddCustomContext("nnuelab_sparse_pool_inputs", std::to_string(kSparsePoolInputs));
   benchmark::AddCustomContext("nnuelab_timing", "manual: batches of L1-hot inputs, clock overhead " +
                                                     std::to_string(clock_overhead_ns()) + " ns subtracted");
   if (auto forced = forced_variant()) benchmark::AddCustomContext("nnuelab_forced_variant", *forced);

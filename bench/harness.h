@@ -29,10 +29,19 @@ void set_grid(Grid g);
 std::vector<workloads::Density> density_grid();
 
 // Inputs rotate through at least this many distinct vectors, so a branchy kernel cannot
-// have its branches learned (with 64 inputs a sparse kernel looked 30-40% faster).
+// have its branches learned (with 64 inputs a sparse kernel looked 30-40% faster). The
+// elementwise ops and the ft_* id lists use this count; their loops do not branch on data.
 constexpr int kPoolInputs = 1024;
 
-// A cached pool of kPoolInputs activation vectors of n bytes at a density.
+// The sparse activation pools (affine, find_nnz, dot_u8i8 inputs: activation_pool) are
+// larger: the branch predictor of an AMD Zen 4 learned a good part of 1,024 inputs' walks.
+// On 2026-11-25 (avx2, chunk density 15%, 2 runs of 5 repetitions each) a pool of 16,384
+// made the branchy walks 13-97% slower than 1,024 did (sparse_blocked4_bitset_x2_from_bits
+// 1536x16 47.9 -> 94.3 ns, lsb_acc1 1024x32 81.0 -> 124.4), 4,096 still left about half of
+// that hidden, and 65,536 measured as 16,384 (within 2%); the table kernels moved 0-11%.
+constexpr int kSparsePoolInputs = 16384;
+
+// A cached pool of kSparsePoolInputs activation vectors of n bytes at a density.
 const workloads::InputPool& activation_pool(int n, const workloads::Density& d);
 
 // Real first-layer inputs recorded on a net (../shared/data/traces, and those ./lab trace
