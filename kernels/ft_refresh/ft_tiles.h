@@ -128,6 +128,7 @@ constexpr int kStreamAhead = 8;
 inline void prefetch_row_l2(const std::int16_t* p, int l1) {
   const char* b = reinterpret_cast<const char*>(p);
   const int bytes = l1 * int(sizeof(std::int16_t));
+#pragma GCC unroll 8
   for (int i = 0; i < bytes; i += 64) __builtin_prefetch(b + i, 0, 2);
 }
 
@@ -140,21 +141,20 @@ inline void prefetch_row_l2(const std::int16_t* p, int l1) {
 // registers of each row (8 lines of a 2 KB row on AVX2), so the hardware prefetchers,
 // which follow sequential lines, do not fetch the other rows' slices ahead of the loads.
 //
-// stream = true (tiled_stream's first slice only): instead, while adding row k, prefetch
+// kStreamRows (tiled_stream's first slice only): instead, while adding row k, prefetch
 // the whole of row k + kStreamAhead towards L2 (prefetcht1, one per 64-byte line), so the
 // later slices of every row are read from L2, not memory (see RefreshTiled).
-template <class V, int N, bool kSub, int kAhead = 0>
+template <class V, int N, bool kSub, int kAhead = 0, bool kStreamRows = false>
 inline void apply_rows(typename V::reg (&acc)[N], const std::int16_t* w, int l1, const std::uint32_t* ids, int n,
-                       int off, bool stream = false) {
-  if constexpr (kAhead > 0)
-    if (stream)  // the first kStreamAhead rows, which no earlier step prefetches
-      for (int k = 0; k < std::min(n, kStreamAhead); ++k) prefetch_row_l2(row(w, l1, ids[k]), l1);
+                       int off) {
+  if constexpr (kStreamRows)  // the first kStreamAhead rows, which no earlier step prefetches
+    for (int k = 0; k < std::min(n, kStreamAhead); ++k) prefetch_row_l2(row(w, l1, ids[k]), l1);
   for (int k = 0; k < n; ++k) {
     const std::int16_t* r = row(w, l1, ids[k], off);
-    if constexpr (kAhead > 0) {
-      if (stream) {
-        if (k + kStreamAhead < n) prefetch_row_l2(row(w, l1, ids[k + kStreamAhead]), l1);
-      } else if (k + kAhead < n) {
+    if constexpr (kStreamRows) {
+      if (k + kStreamAhead < n) prefetch_row_l2(row(w, l1, ids[k + kStreamAhead]), l1);
+    } else if constexpr (kAhead > 0) {
+      if (k + kAhead < n) {
         const char* ahead = reinterpret_cast<const char*>(row(w, l1, ids[k + kAhead], off));
         constexpr int kBytes = N * int(sizeof(typename V::reg));
 #pragma GCC unroll 32
@@ -203,7 +203,7 @@ struct RefreshNaive {
 constexpr int kRefreshAhead = 4;
 
 // tiled_stream (kStream): tiled_prefetch whose first slice pass also prefetches each whole
-// row kStreamAhead rows ahead into L2 (prefetcht1 per line; apply_rows' `stream`). With rows
+// row kStreamAhead rows ahead into L2 (prefetcht1 per line; apply_rows' kStreamRows). With rows
 // cold in memory (a refresh: the king entered a bucket whose rows nobody read lately), the
 // first pass then waits on 8 whole rows in flight instead of 8-line slices, and the later
 // passes find their slices in L2. The price is l1 / 32 prefetches per row in that pass
@@ -211,6 +211,15 @@ constexpr int kRefreshAhead = 4;
 // kAhead: apply_rows' prefetch distance in rows (0: none; tiled_prefetch uses kRefreshAhead).
 template <class V, int R, int kAhead = 0, bool kStream = false>
 struct RefreshTiled {
+  // apply_rows for one slice; tiled_stream's first slice streams whole rows (the branch on
+  // `first` exists only in tiled_stream, once per slice).
+  template <int N>
+  static void add_rows(typename V::reg (&acc)[N], const std::int16_t* w, int l1, const std::uint32_t* ids, int n,
+                       int off, bool first) {
+    if constexpr (kStream)
+      if (first) return apply_rows<V, N, false, kAhead, true>(acc, w, l1, ids, n, off);
+    apply_rows<V, N, false, kAhead>(acc, w, l1, ids, n, off);
+  }
   static const char* supports(const ft_refresh::Shape& s) { return width_check<V>(s.l1); }
   static void run(const ft_refresh::Shape& s, const ft_refresh::Args& a) {
     const int l1 = s.l1, n = s.active, regs = l1 / V::kLanes;
@@ -220,7 +229,7 @@ struct RefreshTiled {
         const int off = r * V::kLanes;
         typename V::reg acc[N];
         load_n<V, N>(acc, a.bias + off);
-        apply_rows<V, N, false, kAhead>(acc, w, l1, a.active[0], n, off, kStream && r == 0);
+        add_rows<N>(acc, w, l1, a.active[0], n, off, r == 0);
         store_n<V, N>(a.acc[0] + off, acc);
       });
       return;
@@ -231,8 +240,8 @@ struct RefreshTiled {
       load_n<V, N>(acc0, a.bias + off);
 #pragma GCC unroll 32
       for (int i = 0; i < N; ++i) acc1[i] = acc0[i];
-      apply_rows<V, N, false, kAhead>(acc0, w, l1, a.active[0], n, off, kStream && r == 0);
-      apply_rows<V, N, false, kAhead>(acc1, w, l1, a.active[1], n, off, kStream && r == 0);
+      add_rows<N>(acc0, w, l1, a.active[0], n, off, r == 0);
+      add_rows<N>(acc1, w, l1, a.active[1], n, off, r == 0);
       store_n<V, N>(a.acc[0] + off, acc0);
       store_n<V, N>(a.acc[1] + off, acc1);
     });
