@@ -42,7 +42,7 @@ constexpr Reference kReferences[] = {
 };
 
 // Times one call over `groups` lanes. The activations u and u2 (two different inputs per
-// call) rotate through the 16,384-input dense pool (activation_pool) (0..127) and are L1-hot; the weights w,
+// call) rotate through activation_pool's 16,384-input dense pool (0..127) and are L1-hot; the weights w,
 // w2 are fixed, as a layer's are. Calls write their own accumulator rows while those fit in
 // 8 KiB, so consecutive short calls do not queue behind each other's stores (throughput,
 // not a store-forwarding chain); long calls share a few rows, where that cannot happen.

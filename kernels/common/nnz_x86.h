@@ -118,6 +118,21 @@ inline int count8(unsigned b) {
 // lut: 8 mask bits at a time, store the table's 8 positions plus the running base as
 // one 128-bit store and advance by the bit count (branch-free: no mispredictions).
 struct Lut {
+  // Appends table rows, 8 chunks each, from chunk 0 on: the positions of b's set bits plus
+  // the running base, one 128-bit store, then the output pointer advances by b's bit count
+  // (a pointer, not an int count: an int count cost a sign extension per row).
+  struct Rows {
+    explicit Rows(std::uint16_t* out) : o(out) {}
+    void push(unsigned b) {
+      store_lut_row(o, b, base);
+      o += count8(b);
+      base = _mm_add_epi16(base, _mm_set1_epi16(8));
+    }
+    int count(const std::uint16_t* out) const { return int(o - out); }
+    std::uint16_t* o;
+    __m128i base = _mm_setzero_si128();
+  };
+
   // Chunks [first, first + 64) of a row of `chunks`; returns how many were listed.
   template <class V>
   static int block(const std::uint8_t* in, int first, int chunks, std::uint16_t* out) {
@@ -128,37 +143,24 @@ struct Lut {
   // between. On the 2026-11-24 Xeon VM this listed 1536 bytes in about 155 core cycles
   // against 235 for words built through packs and cut into bytes (emit_lut), though it
   // runs a few more instructions.
-  // The output is a pointer advanced by each row's count: an int count cost a sign
+  // The output is a pointer advanced by each row's count (Rows): an int count cost a sign
   // extension per row (1-4% faster on most AVX2 target shapes, A/B 2026-11-25). Four
   // registers per step, as find_nnz's AVX2 tables take them (12-30% faster there), made
   // this list no faster at 1024x32 and the real-trace calls 5-11% slower.
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i base = _mm_setzero_si128();
-    std::uint16_t* o = out;
-    for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) {
-      store_lut_row(o, b, base);
-      o += count8(b);
-      base = _mm_add_epi16(base, step);
-    });
-    return int(o - out);
+    Rows rows(out);
+    for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) { rows.push(b); });
+    return rows.count(out);
   }
   // The same list from a producer's bitset (bit c of word c / 64 set when chunk c is
   // non-zero; bits from `chunks` on are ignored): the same table rows, 8 bits at a time,
   // with no input scan (about 2.1 core cycles per 8 chunks on the 2026-11-24 Xeon VM,
   // against 2.7-3.1 from the input).
-  // As in chunks(), the output is a pointer advanced by each row's bit count (popcnt
-  // where the ISA has it), not an int count.
+  // The same Rows writer as chunks().
   static int from_bits(const std::uint64_t* words, int chunks, std::uint16_t* out) {
-    const __m128i step = _mm_set1_epi16(8);
-    __m128i base = _mm_setzero_si128();
-    std::uint16_t* o = out;
-    const auto row = [&](unsigned b) {
-      store_lut_row(o, b, base);
-      o += count8(b);
-      base = _mm_add_epi16(base, step);
-    };
+    Rows rows(out);
+    const auto row = [&](unsigned b) { rows.push(b); };
     int first = 0;
     // Whole words with a constant byte count, so that GCC unrolls the 8 table steps (with
     // a run-time count it kept the loop: slower than scanning the input).
@@ -171,7 +173,7 @@ struct Lut {
       const std::uint64_t m = words[first / 64] & ((std::uint64_t(1) << left) - 1);
       for (int i = 0; i < (left + 7) / 8; ++i) row(unsigned(m >> (8 * i)) & 0xffu);
     }
-    return int(o - out);
+    return rows.count(out);
   }
 };
 
