@@ -48,6 +48,10 @@ void register_activations() {
         "crelu32", crelu32::variants(), s, crelu32::shape_name(s), pool,
         [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
         &crelu32::why_unsupported);
+    // At 32 elements the call itself is a good part of the plain figure: the inlined
+    // forms time the same kernels without it (register_elementwise_inlined).
+    if (n == 32)
+      register_elementwise_inlined<crelu32::Variant>(crelu32::variants(), s, crelu32::shape_name(s), pool, &crelu32::why_unsupported);
     // floor/scalar/empty_call: the same timed loop and call path with nothing to do. A
     // variant's time minus this is what its own work costs per call (plots and the
     // winners tables leave it out, as they do the peak benchmarks).

@@ -48,6 +48,26 @@ inline void time_elementwise(benchmark::State& state, const Pool<In>& pool, int 
   state.counters["elements"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// The inlined form's timing (ElementwiseVariant::run_many): the same pool, staging and
+// clock as time_elementwise, but the whole batch is one many(in, out, bits, batch) call,
+// so no call per element vector is timed. Consecutive calls' inputs and outputs are
+// back to back (n elements in, out_n bytes out, nnz_bitset_words(out_n) words per call).
+template <class In, class Many>
+inline void time_elementwise_many(benchmark::State& state, const Pool<In>& pool, int out_n, Many&& many) {
+  const int n = pool.n;
+  const int batch = batch_size(n * sizeof(In));
+  workloads::Buffer<In> hot(std::size_t(n) * batch);
+  workloads::Buffer<std::uint8_t> out(std::size_t(out_n) * batch + 64);
+  std::vector<std::uint64_t> bits(std::size_t(nnz_bitset_words(out_n)) * batch);
+  run_batched_whole(
+      state, batch,
+      [&](int first) {
+        for (int j = 0; j < batch; ++j) std::memcpy(hot.data() + std::size_t(j) * n, pool.get(first + j), n * sizeof(In));
+      },
+      [&] { many(hot.data(), out.data(), bits.data(), batch); });
+  state.counters["elements"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 // Registers the reference and every selected variant of one elementwise op at one shape.
 // out_n: output bytes per call (-1: one per input element). ref(shape, in, out).
 template <class V, class Ref>
@@ -68,6 +88,27 @@ void register_elementwise(const char* op, std::span<const V> all, const typename
         v->run(s, in, out, v->writes_bits ? bits : nullptr);
       });
     });
+  }
+}
+
+// The inlined forms (run_many) of every selected variant that has one, at one shape, named
+// <variant>/<shape>+inlined/dense:100: the op's cost per call where it is inlined into its
+// caller with a fixed shape, without the function-pointer call and per-call shape decoding
+// that the plain benchmark of the same variant includes (its floor/scalar/empty_call).
+template <class V>
+void register_elementwise_inlined(std::span<const V> all, const typename V::Shape& s, const std::string& shape_name,
+                                  std::shared_ptr<Pool<typename V::Input>> pool,
+                                  std::string (*why)(const V&, const typename V::Shape&), int out_n = -1) {
+  if (out_n < 0) out_n = pool->n;
+  using In = typename V::Input;
+  for (const V* v : selected_variants(all)) {
+    if (!v->run_many || (v->info.available() && !why(*v, s).empty())) continue;
+    register_variant_benchmark(v->info.name + "/" + shape_name + "+inlined/dense:100", &v->info, pool->n * sizeof(In),
+                               [=](benchmark::State& st) {
+                                 time_elementwise_many<In>(st, *pool, out_n, [&](const In* in, std::uint8_t* out, std::uint64_t* bits, int count) {
+                                   v->run_many(s, in, out, v->writes_bits ? bits : nullptr, count);
+                                 });
+                               });
   }
 }
 

@@ -62,13 +62,13 @@ int batch_size(std::size_t call_bytes);
 // The measured cost of one clock-read pair (median of many), subtracted from each batch.
 double clock_overhead_ns();
 
-// Times `call(j)` for j < batch after `stage(first)` copied the batch's inputs, and
-// reports the per-call time to Google Benchmark as manual time (one iteration = one call).
-// `stage` receives the index of the first pool input of the batch (cycling through
-// [0, pool_count)) and is not timed. A template, so the timed loop calls the kernel
-// directly rather than through std::function.
-template <class Stage, class Call>
-void run_batched(benchmark::State& state, int batch, Stage&& stage, Call&& call, int pool_count = kPoolInputs) {
+// Times `whole()`, which makes the `batch` calls of one batch, after `stage(first)` copied
+// the batch's inputs, and reports the per-call time (the batch's time / batch) to Google
+// Benchmark as manual time (one iteration = one call). `stage` receives the index of the
+// first pool input of the batch (cycling through [0, pool_count)) and is not timed.
+// Templates, so the timed loop calls the kernel directly rather than through std::function.
+template <class Stage, class Whole>
+void run_batched_whole(benchmark::State& state, int batch, Stage&& stage, Whole&& whole, int pool_count = kPoolInputs) {
   using Clock = std::chrono::steady_clock;
   const double overhead = clock_overhead_ns();
   int next = 0;
@@ -76,12 +76,22 @@ void run_batched(benchmark::State& state, int batch, Stage&& stage, Call&& call,
     stage(next);
     next = (next + batch) % pool_count;
     const auto t0 = Clock::now();
-    for (int j = 0; j < batch; ++j) call(j);
+    whole();
     benchmark::ClobberMemory();
     const auto t1 = Clock::now();
     const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() - overhead;
     state.SetIterationTime((ns > 0 ? ns : 0.0) / batch * 1e-9);
   }
+}
+
+// The usual form: the batch is `call(j)` for j < batch.
+template <class Stage, class Call>
+void run_batched(benchmark::State& state, int batch, Stage&& stage, Call&& call, int pool_count = kPoolInputs) {
+  run_batched_whole(
+      state, batch, stage, [&] {
+        for (int j = 0; j < batch; ++j) call(j);
+      },
+      pool_count);
 }
 
 // Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.

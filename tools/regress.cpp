@@ -215,7 +215,7 @@ void add_find_nnz(Cases& out) {
 template <class V, class Ref, class Why>
 void add_elementwise(Cases& out, const std::string& op, std::span<const V> variants, const typename V::Shape& s,
                      const std::string& shape, std::shared_ptr<Buffer<typename V::Input>> inputs, Ref ref,
-                     Why why_unsupported, int out_n = -1) {
+                     Why why_unsupported, int out_n = -1, bool inlined = false) {
   using In = typename V::Input;
   using Out = typename V::Output;
   const int n = s.n;
@@ -234,6 +234,17 @@ void add_elementwise(Cases& out, const std::string& op, std::span<const V> varia
                      return [=](int j) {
                        const In* x = inputs->data() + std::size_t(j) * n;
                        vp->run(s, x, output->data(), b);
+                     };
+                   }});
+    // The inlined form (ElementwiseVariant::run_many, nnuelab_bench's <shape>+inlined):
+    // one call of this case is run_many over all kInputs inputs at once, so its count is
+    // kInputs calls' worth of work. Only where nnuelab_bench times it (`inlined`).
+    if (!inlined || !vp->run_many) continue;
+    out.push_back({case_name(v.info.name, shape + "+inlined", density), [=]() -> Call {
+                     auto many_out = std::make_shared<Buffer<Out>>(std::size_t(out_n) * kInputs + 64);
+                     auto many_bits = std::make_shared<Buffer<std::uint64_t>>(std::size_t(nnz_bitset_words(out_n)) * kInputs);
+                     return [=](int) {
+                       vp->run_many(s, inputs->data(), many_out->data(), vp->writes_bits ? many_bits->data() : nullptr, kInputs);
                      };
                    }});
   }
@@ -255,7 +266,7 @@ void add_crelu32(Cases& out) {
         out, "crelu32", crelu32::variants(), s, crelu32::shape_name(s),
         uniform_inputs<std::int32_t>(n, -(1 << 14), 1 << 14, seed_of("crelu32/" + std::to_string(n))),
         [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::crelu32(in, sh.n, sh.shift, o); },
-        &crelu32::why_unsupported);
+        &crelu32::why_unsupported, -1, n == 32);  // the inlined forms at 32, as nnuelab_bench
   }
 }
 

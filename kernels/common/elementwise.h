@@ -32,6 +32,13 @@ struct ElementwiseVariant {
   // absorbs. Never picked by run_active unless forced: its caller must know the order.
   int order_lanes = 1;
   bool canonical_order() const { return order_lanes == 1; }
+  // The inlined form (ops whose registry.cpp defines NNUELAB_REGISTRY_MANY; nullptr
+  // elsewhere): `count` back-to-back calls of run in one function of the variant's own ISA
+  // file, so the kernel is inlined into the loop and the shape's decisions (an immediate
+  // shift's pick, the vector count) are taken once for all calls, as where an engine
+  // inlines the op with a fixed layer size. The op fixes the strides (crelu32: call c
+  // reads input + c * n, writes output + c * n and bits + c * nnz_bitset_words(n)).
+  void (*run_many)(const ShapeT&, const In*, Out*, std::uint64_t* bits, int count) = nullptr;
 };
 
 // The fused nnz bitset a producer writes for the next affine layer: bit j of
@@ -97,6 +104,27 @@ void run_checked(const V& v, const typename V::Shape& s, const typename V::Input
   if (!v.writes_bits && bits)
     throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
   v.run(s, input, output, bits);
+}
+
+// The checked entry point of the inlined form (V::run_many): run_checked's checks, plus a
+// variant that has the form and a count >= 0; count = 0 writes nothing.
+template <class V>
+void run_many_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
+                      typename V::Output* output, std::uint64_t* bits, int count, const std::string& why,
+                      const std::string& shape_name) {
+  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name + ": " + why);
+  if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
+  if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
+  if (count == 0) return;
+  if (!input || !output) throw std::invalid_argument(v.info.name + ": run_many needs input and output buffers");
+  check_element_aligned(v.info.name, input, "input");
+  check_element_aligned(v.info.name, output, "output");
+  if (bits) check_element_aligned(v.info.name, bits, "bits");
+  if (v.writes_bits && !bits)
+    throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: run_many needs a bits buffer");
+  if (!v.writes_bits && bits)
+    throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+  v.run_many(s, input, output, bits, count);
 }
 
 // run_active of an elementwise op: the variant active_variant picks for this shape (the

@@ -17,7 +17,11 @@ struct Shape {
 
 }  // namespace nnuelab::crelu32
 
+// tech_run_many: the inlined form, `count` calls back to back (call c: input + c * n,
+// output + c * n, bits + c * nnz_bitset_words(n)); every crelu32 kernel has one.
 #define NNUELAB_CRELU32_KERNEL(tech)                                          \
   const char* tech##_supports(const ::nnuelab::crelu32::Shape& shape);         \
   void tech##_run(const ::nnuelab::crelu32::Shape& shape, const std::int32_t* input, \
-                  std::uint8_t* output, std::uint64_t* bits);
+                  std::uint8_t* output, std::uint64_t* bits);                  \
+  void tech##_run_many(const ::nnuelab::crelu32::Shape& shape, const std::int32_t* input, \
+                       std::uint8_t* output, std::uint64_t* bits, int count);

@@ -31,6 +31,9 @@ void sshl_qmovn_min_run(const Shape& s, const std::int32_t* in, std::uint8_t* ou
     return vminq_u8(neon::qmovun2(lo, hi), k127);
   });
 }
+void sshl_qmovn_min_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
+  run_calls<&sshl_qmovn_min_run>(s, in, out, b, count, s.n, s.n, bitset_words_of(s.n));
+}
 
 template <int S>
 inline int16x4_t qshrn(int32x4_t x) {
@@ -49,13 +52,26 @@ void qshrn_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::u
   });
 }
 
+// The inlined form of one immediate shift: the table below picks it once for all calls.
+template <int S, bool kBits>
+void qshrn_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) {
+  run_calls<&qshrn_run<S, kBits>>(s, in, out, bits, count, s.n, s.n, bitset_words_of(s.n));
+}
+
 using Run = void (*)(const Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*);
+using RunMany = void (*)(const Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*, int);
 template <bool kBits, int... S>
 constexpr std::array<Run, sizeof...(S)> qshrn_table(std::integer_sequence<int, S...>) {
   return {&qshrn_run<S, kBits>...};
 }
+template <bool kBits, int... S>
+constexpr std::array<RunMany, sizeof...(S)> qshrn_many_table(std::integer_sequence<int, S...>) {
+  return {&qshrn_run_many<S, kBits>...};
+}
 constexpr auto kQshrn = qshrn_table<false>(std::make_integer_sequence<int, 17>());
 constexpr auto kQshrnBits = qshrn_table<true>(std::make_integer_sequence<int, 17>());
+constexpr auto kQshrnMany = qshrn_many_table<false>(std::make_integer_sequence<int, 17>());
+constexpr auto kQshrnBitsMany = qshrn_many_table<true>(std::make_integer_sequence<int, 17>());
 
 static const char* qshrn_domain(const Shape& s) {
   if (const char* r = whole_vectors<act::N128>(s)) return r;
@@ -65,9 +81,15 @@ const char* qshrn_qmovun_min_supports(const Shape& s) { return qshrn_domain(s); 
 void qshrn_qmovun_min_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
   kQshrn[s.shift](s, in, out, b);
 }
+void qshrn_qmovun_min_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
+  kQshrnMany[s.shift](s, in, out, b, count);
+}
 const char* qshrn_qmovun_min_bits_supports(const Shape& s) { return qshrn_domain(s); }
 void qshrn_qmovun_min_bits_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) {
   kQshrnBits[s.shift](s, in, out, b);
+}
+void qshrn_qmovun_min_bits_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
+  kQshrnBitsMany[s.shift](s, in, out, b, count);
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

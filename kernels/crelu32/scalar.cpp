@@ -1,5 +1,6 @@
 // crelu32, no ISA flags.
 #include "kernels/common/isa.h"
+#include "kernels/common/run_many.h"
 #include "kernels/crelu32/crelu32.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
@@ -13,6 +14,9 @@ void clamp_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, 
     const std::int32_t x = input[i] >> shift;  // arithmetic in C++20
     output[i] = std::uint8_t(x < 0 ? 0 : x > 127 ? 127 : x);
   }
+}
+void clamp_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
+  run_calls<&clamp_run>(s, in, out, b, count, s.n, s.n, bitset_words_of(s.n));
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

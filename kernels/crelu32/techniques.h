@@ -3,6 +3,7 @@
 // that also writes the output's nnz bitset (one bit per 4-byte chunk) as it stores.
 #pragma once
 #include "kernels/common/activation.h"
+#include "kernels/common/run_many.h"
 #include "kernels/crelu32/crelu32.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::crelu32 {
@@ -74,6 +75,35 @@ template <class V, class Tech, bool Bits>
   run_loop_imm<V, Tech, Bits, false>(s, input, output, bits);
 }
 
+// The inlined forms (tech_run_many): `count` calls of run_loop_by back to back, with the
+// shift's count or immediate taken once for all of them (as in an engine, where the shift
+// is a compile-time constant of the inlined layer). The shape is copied to a local: the
+// uint8 stores cannot alias it, so n and the vector count stay in registers.
+template <class V, class Tech, bool Bits, bool InOrder, class Count>
+[[gnu::always_inline]] inline void run_calls_by(const Shape& shape, const std::int32_t* input, std::uint8_t* output,
+                                                std::uint64_t* bits, int count, Count shift) {
+  const Shape s = shape;
+  const std::size_t n = std::size_t(s.n), words = bitset_words_of(s.n);
+  for (int c = 0; c < count; ++c)
+    run_loop_by<V, Tech, Bits, InOrder>(s, input + c * n, output + c * n, Bits ? bits + c * words : nullptr, shift);
+}
+template <class V, class Tech, bool Bits, bool InOrder = true>
+[[gnu::always_inline]] inline void run_loop_many(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                 std::uint64_t* bits, int count) {
+  run_calls_by<V, Tech, Bits, InOrder>(s, input, output, bits, count, V::shift_count(s.shift));
+}
+template <class V, class Tech, bool Bits, bool InOrder = true>
+[[gnu::always_inline]] inline void run_loop_imm_many(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                     std::uint64_t* bits, int count) {
+  if (!act::with_imm_shift8(s.shift, [&](auto imm) { run_calls_by<V, Tech, Bits, InOrder>(s, input, output, bits, count, imm); }))
+    run_loop_many<V, Tech, Bits, InOrder>(s, input, output, bits, count);
+}
+template <class V, class Tech, bool Bits>
+[[gnu::always_inline]] inline void run_loop_imm_lanes_many(const Shape& s, const std::int32_t* input, std::uint8_t* output,
+                                                           std::uint64_t* bits, int count) {
+  run_loop_imm_many<V, Tech, Bits, false>(s, input, output, bits, count);
+}
+
 // The production form: packs_epi32 to int16, srai_epi16, packs_epi16, max_epi8 with 0.
 struct PacksMax {
   template <class V, class Count>
@@ -112,8 +142,9 @@ struct PackusMin {
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32
 
-// Defines <tech>_supports / <tech>_run of a registry line from a technique and its domain;
-// Loop is run_loop (run-time shift count) or run_loop_imm (immediate shift). No
+// Defines <tech>_supports / <tech>_run / <tech>_run_many of a registry line from a technique
+// and its domain; Loop is run_loop (run-time shift count), run_loop_imm (immediate shift)
+// or run_loop_imm_lanes, and Loop##_many its inlined form. No
 // cross-jumping (NNUELAB_NO_CROSSJUMPING): GCC otherwise merged the nine imm
 // instantiations' identical tails, and the 32-element path (act::for_each_vector) took two
 // more taken jumps (*_lanes at 32: 2.24 against 1.83 ns).
@@ -121,5 +152,9 @@ struct PackusMin {
   const char* tech##_supports(const Shape& s) { return Domain<V>(s); }                          \
   NNUELAB_NO_CROSSJUMPING void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
     Loop<V, Tech, Bits>(s, in, out, b);                                                          \
+  }                                                                                              \
+  NNUELAB_NO_CROSSJUMPING void tech##_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, \
+                                               std::uint64_t* b, int count) {                    \
+    Loop##_many<V, Tech, Bits>(s, in, out, b, count);                                            \
   }
 #define NNUELAB_CRELU32_DEFINE(tech, V, Tech, Domain, Bits) NNUELAB_CRELU32_DEFINE_LOOP(tech, V, Tech, Domain, Bits, run_loop)
