@@ -78,6 +78,13 @@ void register_activations() {
         "crelu32_pair", crelu32_pair::variants(), p, crelu32_pair::shape_name(p), pool,
         [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32_pair(in, sh.n, sh.shift, out); },
         &crelu32_pair::why_unsupported, 2 * n);
+    // The hidden layers' widths: their inlined forms too (register_elementwise_inlined).
+    if (n <= 32) {
+      register_elementwise_inlined<sqr_crelu32::Variant>(sqr_crelu32::variants(), s, sqr_crelu32::shape_name(s), pool,
+                                                         &sqr_crelu32::why_unsupported);
+      register_elementwise_inlined<crelu32_pair::Variant>(crelu32_pair::variants(), p, crelu32_pair::shape_name(p), pool,
+                                                          &crelu32_pair::why_unsupported, 2 * n);
+    }
   }
   // quantmoid4 reads int16 pre-activations; most of them on the curved part (|x| < 127).
   for (int n : {32, 1024}) {

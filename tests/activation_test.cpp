@@ -38,6 +38,18 @@ std::vector<Shape> shift_shapes() {
   return out;
 }
 
+// The inlined forms' shapes (run_many): every shift of both SIMD domains and past them at
+// the hidden layers' widths 16 and 32 (each immediate shift is its own inlined loop), and
+// the other widths (one-word and shared-word bitsets, long vectors) at the nets' shift 6.
+template <class Shape>
+std::vector<Shape> many_shapes() {
+  std::vector<Shape> out;
+  for (int n : {16, 32})
+    for (int shift : {0, 4, 5, 6, 7, 8, 9, 28}) out.push_back({n, shift});
+  for (int n : {64, 128, 384, 1024, 1, 33}) out.push_back({n, 6});
+  return out;
+}
+
 // Where x*x >> (2s + 7) can go wrong: around each output step near the clamp (x^2 =
 // k * 2^(2s+7) for k = 1, 126, 127, 128), the int16 saturation edges of a narrowing
 // form, -32768, powers of two, the int32 ends (whose square needs all 62 bits).
@@ -101,6 +113,29 @@ TEST_P(SqrCrelu32, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(, SqrCrelu32,
                          ::testing::ValuesIn(make_cases(sqr_crelu32::variants(), shift_shapes<sqr_crelu32::Shape>(),
+                                                        [](const Sqr& v, const sqr_crelu32::Shape& s) { return sqr_crelu32::why_unsupported(v, s); })),
+                         [](const auto& info) { return case_name(info.param, sqr_crelu32::shape_name); });
+
+// The inlined form (run_many, benchmarked as <shape>+inlined), call by call against the
+// reference (check_run_many): the edges and random int32.
+class SqrCrelu32Many : public ::testing::TestWithParam<ElementwiseCase<Sqr>> {};
+
+TEST_P(SqrCrelu32Many, EveryCallMatchesTheReference) {
+  const auto& [v, s] = GetParam();
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
+  ASSERT_NE(v->run_many, nullptr) << v->info.name << ": every sqr_crelu32 variant has an inlined form";
+  long compared = 0;
+  const auto diff = check_run_many(
+      *v, s, s.n, v->canonical_order() ? std::vector<int>{} : sqr_crelu32::output_order(*v, s),
+      [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::sqr_crelu32(in, sh.n, sh.shift, out); },
+      [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { sqr_crelu32::run_many(*v, s, in, out, bits, count); },
+      {sqr_edges(s.shift), random_stream<std::int32_t>(7, 7 * 1024 + 1, -40000, 40000)}, &compared);
+  ASSERT_FALSE(diff) << *diff;
+  EXPECT_GT(compared, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(, SqrCrelu32Many,
+                         ::testing::ValuesIn(make_cases(sqr_crelu32::variants(), many_shapes<sqr_crelu32::Shape>(),
                                                         [](const Sqr& v, const sqr_crelu32::Shape& s) { return sqr_crelu32::why_unsupported(v, s); })),
                          [](const auto& info) { return case_name(info.param, sqr_crelu32::shape_name); });
 
@@ -196,6 +231,28 @@ TEST_P(Crelu32Pair, MatchesReference) {
 
 INSTANTIATE_TEST_SUITE_P(, Crelu32Pair,
                          ::testing::ValuesIn(make_cases(crelu32_pair::variants(), shift_shapes<crelu32_pair::Shape>(),
+                                                        [](const Pair& v, const crelu32_pair::Shape& s) { return crelu32_pair::why_unsupported(v, s); })),
+                         [](const auto& info) { return case_name(info.param, crelu32_pair::shape_name); });
+
+// The inlined form of the pair (2n bytes per call; the bitset of both halves per call).
+class Crelu32PairMany : public ::testing::TestWithParam<ElementwiseCase<Pair>> {};
+
+TEST_P(Crelu32PairMany, EveryCallMatchesTheReference) {
+  const auto& [v, s] = GetParam();
+  NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
+  ASSERT_NE(v->run_many, nullptr) << v->info.name << ": every crelu32_pair variant has an inlined form";
+  long compared = 0;
+  const auto diff = check_run_many(
+      *v, s, 2 * s.n, v->canonical_order() ? std::vector<int>{} : crelu32_pair::output_order(*v, s),
+      [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32_pair(in, sh.n, sh.shift, out); },
+      [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { crelu32_pair::run_many(*v, s, in, out, bits, count); },
+      {sqr_edges(s.shift), random_stream<std::int32_t>(7, 7 * 1024 + 1, -40000, 40000)}, &compared);
+  ASSERT_FALSE(diff) << *diff;
+  EXPECT_GT(compared, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(, Crelu32PairMany,
+                         ::testing::ValuesIn(make_cases(crelu32_pair::variants(), many_shapes<crelu32_pair::Shape>(),
                                                         [](const Pair& v, const crelu32_pair::Shape& s) { return crelu32_pair::why_unsupported(v, s); })),
                          [](const auto& info) { return case_name(info.param, crelu32_pair::shape_name); });
 

@@ -148,11 +148,8 @@ INSTANTIATE_TEST_SUITE_P(, Crelu32,
                                                         [](const C32& v, const crelu32::Shape& s) { return crelu32::why_unsupported(v, s); })),
                          [](const auto& info) { return case_name(info.param, crelu32::shape_name); });
 
-// The inlined form (run_many, which the benchmarks time as <shape>+inlined): `count` calls
-// back to back over one stream, each call's bytes compared with the reference of its own
-// n inputs (put in the variant's declared order), each call's bitset with the bitset of
-// those bytes; the byte and the word past the last call keep their poison. Edges and
-// random int32 both, at the counts 1, 2 and 7 (count 0 must write nothing).
+// The inlined form (run_many, which the benchmarks time as <shape>+inlined), call by call
+// against the reference (check_run_many), over the edges and random int32.
 // Shapes: every shift 0..16 and 31 at 32 and 64 elements (each immediate shift is its own
 // inlined loop), and the other widths at the nets' shift 6.
 std::vector<crelu32::Shape> c32_many_shapes() {
@@ -171,41 +168,13 @@ TEST_P(Crelu32Many, EveryCallMatchesTheReference) {
   const auto& [v, s] = GetParam();
   NNUELAB_SKIP_IF_UNAVAILABLE(v->info);
   ASSERT_NE(v->run_many, nullptr) << v->info.name << ": every crelu32 variant has an inlined form";
-  const std::vector<int> order = crelu32::output_order(*v, s);
-  const int words = nnz_bitset_words(s.n);
-  const std::vector<std::int32_t> edges = c32_edges(s.shift);
   long compared = 0;
-  for (int count : {0, 1, 2, 7}) {
-    for (std::uint64_t seed : {1u, 2u}) {
-      const std::size_t total = std::size_t(count) * s.n;
-      workloads::Buffer<std::int32_t> in(total + 1);
-      const auto rnd = random_stream<std::int32_t>(seed + 10 * count, total + 1, INT32_MIN, INT32_MAX);
-      for (std::size_t i = 0; i < total; ++i) in[i] = seed == 1 ? edges[i % edges.size()] : rnd[i];
-      workloads::Buffer<std::uint8_t> got(total + 1);
-      std::fill_n(got.data(), total + 1, std::uint8_t(0xA5));
-      std::vector<std::uint64_t> bits(std::size_t(count) * words + 1, 0xA5A5A5A5A5A5A5A5ull);
-      crelu32::run_many(*v, s, in.data(), got.data(), v->writes_bits ? bits.data() : nullptr, count);
-      const std::string where = v->info.name + " count " + std::to_string(count) + (seed == 1 ? " edges" : " random");
-      std::vector<std::uint8_t> want(s.n), produced(s.n);
-      std::vector<std::uint64_t> want_bits(words);
-      for (int c = 0; c < count; ++c) {
-        ref::crelu32(in.data() + std::size_t(c) * s.n, s.n, s.shift, want.data());
-        for (int p = 0; p < s.n; ++p) produced[p] = want[order[p]];
-        auto diff = compare(got.data() + std::size_t(c) * s.n, produced.data(), s.n, where + " call " + std::to_string(c));
-        ASSERT_FALSE(diff) << *diff;
-        compared += s.n;
-        if (v->writes_bits) {
-          ref::nnz_chunk_bitset(produced.data(), s.n, want_bits.data());
-          diff = compare(bits.data() + std::size_t(c) * words, want_bits.data(), words, where + " call " + std::to_string(c) + " (bitset)");
-          ASSERT_FALSE(diff) << *diff;
-        }
-      }
-      EXPECT_EQ(got[total], 0xA5) << where << ": wrote past the last call";
-      if (v->writes_bits) {
-        EXPECT_EQ(bits[std::size_t(count) * words], 0xA5A5A5A5A5A5A5A5ull) << where << ": bitset past the last call";
-      }
-    }
-  }
+  const auto diff = check_run_many(
+      *v, s, s.n, v->canonical_order() ? std::vector<int>{} : crelu32::output_order(*v, s),
+      [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
+      [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { crelu32::run_many(*v, s, in, out, bits, count); },
+      {c32_edges(s.shift), random_stream<std::int32_t>(7, 7 * 1024 + 1, INT32_MIN, INT32_MAX)}, &compared);
+  ASSERT_FALSE(diff) << *diff;
   EXPECT_GT(compared, 0);
 }
 

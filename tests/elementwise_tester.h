@@ -101,6 +101,54 @@ class ElementwiseTester {
   std::vector<int> order_;  // empty: canonical order
 };
 
+// The inlined form (V::run_many, benchmarked as <shape>+inlined) of one variant at one
+// shape. For each count in {0, 1, 2, 7} and each value source (used cyclically to fill
+// count x n inputs), one many(in, out, bits, count) call; then each call's out_n bytes are
+// compared with ref(shape, its own n inputs, want) put in the variant's produced order
+// (order[p] = canonical index at produced position p; identity when empty), and each
+// call's bitset words with the bitset of those bytes. The byte and the bitset word after
+// the last call must keep their poison. Returns the first difference; adds the compared
+// outputs to *compared. many is the op's checked run_many entry point.
+template <class V, class Ref, class Many>
+std::optional<std::string> check_run_many(const V& v, const typename V::Shape& s, int out_n, const std::vector<int>& order,
+                                          Ref ref, Many many, const std::vector<std::vector<typename V::Input>>& sources,
+                                          long* compared) {
+  using In = typename V::Input;
+  using Out = typename V::Output;
+  const int words = nnz_bitset_words(out_n * int(sizeof(Out)));
+  for (int count : {0, 1, 2, 7}) {
+    for (std::size_t k = 0; k < sources.size(); ++k) {
+      const std::vector<In>& src = sources[k];
+      const std::size_t total_in = std::size_t(count) * s.n, total_out = std::size_t(count) * out_n;
+      workloads::Buffer<In> in(total_in + 1);
+      for (std::size_t i = 0; i < total_in; ++i) in[i] = src[i % src.size()];
+      workloads::Buffer<Out> got(total_out + 1);
+      std::fill_n(got.data(), total_out + 1, Out(0xA5));
+      std::vector<std::uint64_t> bits(std::size_t(count) * words + 1, 0xA5A5A5A5A5A5A5A5ull);
+      many(in.data(), got.data(), v.writes_bits ? bits.data() : nullptr, count);
+      const std::string where = v.info.name + " run_many count " + std::to_string(count) + ", source " + std::to_string(k);
+      std::vector<Out> want(out_n), produced(out_n);
+      std::vector<std::uint64_t> want_bits(words);
+      for (int c = 0; c < count; ++c) {
+        const std::string call = where + ", call " + std::to_string(c);
+        ref(s, in.data() + std::size_t(c) * s.n, want.data());
+        for (int p = 0; p < out_n; ++p) produced[p] = order.empty() ? want[p] : want[order[p]];
+        if (auto diff = compare(got.data() + std::size_t(c) * out_n, produced.data(), out_n, call)) return diff;
+        *compared += out_n;
+        if (v.writes_bits) {
+          ref::nnz_chunk_bitset(reinterpret_cast<const std::uint8_t*>(produced.data()), out_n * int(sizeof(Out)), want_bits.data());
+          if (auto diff = compare(bits.data() + std::size_t(c) * words, want_bits.data(), words, call + " (nnz bitset words)"))
+            return diff;
+        }
+      }
+      if (got[total_out] != Out(0xA5)) return where + ": wrote past the last call's output";
+      if (v.writes_bits && bits[std::size_t(count) * words] != 0xA5A5A5A5A5A5A5A5ull)
+        return where + ": wrote a bitset word past the last call's";
+    }
+  }
+  return std::nullopt;
+}
+
 // Uniform random values in [lo, hi].
 template <class In>
 std::vector<In> random_stream(std::uint64_t seed, std::size_t n, std::int64_t lo, std::int64_t hi) {

@@ -277,7 +277,7 @@ void add_sqr_crelu32(Cases& out) {
         out, "sqr_crelu32", sqr_crelu32::variants(), s, sqr_crelu32::shape_name(s),
         uniform_inputs<std::int32_t>(n, -(1 << 14), 1 << 14, seed_of("sqr_crelu32/" + std::to_string(n))),
         [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::sqr_crelu32(in, sh.n, sh.shift, o); },
-        &sqr_crelu32::why_unsupported);
+        &sqr_crelu32::why_unsupported, -1, n == 32);
   }
 }
 
@@ -287,7 +287,7 @@ void add_crelu32_pair(Cases& out) {
       out, "crelu32_pair", crelu32_pair::variants(), s, crelu32_pair::shape_name(s),
       uniform_inputs<std::int32_t>(s.n, -(1 << 14), 1 << 14, seed_of("crelu32_pair/32")),
       [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* o) { ref::crelu32_pair(in, sh.n, sh.shift, o); },
-      &crelu32_pair::why_unsupported, 2 * s.n);
+      &crelu32_pair::why_unsupported, 2 * s.n, true);
 }
 
 void add_quantmoid4(Cases& out) {

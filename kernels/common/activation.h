@@ -331,7 +331,7 @@ inline typename V::reg sqr_packed(typename V::reg x01, typename V::reg x23, Coun
 template <class F>
 [[gnu::always_inline]] inline bool with_imm_sqr_shifts(int s, F&& f) {
   bool done = false;
-  with_imm_shift8(s, [&](auto shift) {
+  with_imm_shift8(s, [&](auto shift) NNUELAB_INLINE_LAMBDA {
     constexpr int S = decltype(shift)::value;
     if constexpr (S >= 5) f(shift, Imm<2 * S + 7 - 16>{}), done = true;
   });

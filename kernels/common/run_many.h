@@ -12,15 +12,25 @@
 namespace nnuelab::NNUELAB_ISA_NS {
 
 // Call c reads in + c * in_step, writes out + c * out_step and, when bits is not null,
-// bits + c * bits_step words. The shape is copied to a local first: the uint8 stores may
-// alias a shape the caller passed by reference, which would make the kernel reload its
-// fields on every call. flatten: Run (a function of the same file) is inlined into the loop.
+// bits + c * bits_step words: run(s, in, out, bits) for each, with s a local copy of the
+// shape (the uint8 stores may alias a shape the caller passed by reference, which would
+// make the kernel reload its fields on every call). Always inlined, so `run` (a lambda
+// calling an always-inline loop template) is inlined into the loop.
+template <class Shape, class In, class Out, class Run>
+[[gnu::always_inline]] inline void run_calls_with(const Shape& shape, const In* in, Out* out, std::uint64_t* bits,
+                                                  int count, std::size_t in_step, std::size_t out_step,
+                                                  std::size_t bits_step, Run&& run) {
+  const Shape s = shape;
+  for (int c = 0; c < count; ++c)
+    run(s, in + std::size_t(c) * in_step, out + std::size_t(c) * out_step, bits ? bits + std::size_t(c) * bits_step : nullptr);
+}
+
+// The same over a plain kernel function of the including file. flatten: Run is inlined
+// into the loop (an ISA file's kernel is visible there).
 template <auto Run, class Shape, class In, class Out>
 [[gnu::flatten]] void run_calls(const Shape& shape, const In* in, Out* out, std::uint64_t* bits, int count,
                                 std::size_t in_step, std::size_t out_step, std::size_t bits_step) {
-  const Shape s = shape;
-  for (int c = 0; c < count; ++c)
-    Run(s, in + std::size_t(c) * in_step, out + std::size_t(c) * out_step, bits ? bits + std::size_t(c) * bits_step : nullptr);
+  run_calls_with(shape, in, out, bits, count, in_step, out_step, bits_step, Run);
 }
 
 // Words of the nnz bitset of `bytes` output bytes (nnz_bitset_words in
@@ -28,3 +38,10 @@ template <auto Run, class Shape, class In, class Out>
 constexpr std::size_t bitset_words_of(int bytes) { return std::size_t(((bytes + 3) / 4 + 63) / 64); }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS
+
+// Defines tech##_run_many (the registry's inlined form) from the plain kernel tech##_run of
+// the same file; the steps are expressions in the shape `s`.
+#define NNUELAB_RUN_MANY(tech, In, Out, in_step, out_step, bits_step)                                     \
+  void tech##_run_many(const Shape& s, const In* in, Out* out, std::uint64_t* b, int count) {             \
+    run_calls<&tech##_run>(s, in, out, b, count, std::size_t(in_step), std::size_t(out_step), bits_step); \
+  }

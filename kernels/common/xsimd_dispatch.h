@@ -89,6 +89,12 @@ auto dispatch_call(const Fn* fns, Args&&... args) {
 
 // The two functions of an element-wise op's technique (supports, run(shape, in, out, bits)),
 // forwarded through xsimd::dispatch. Used inside nnuelab::xsimd::<op>.
+// The inlined form of an op with NNUELAB_REGISTRY_MANY (run_many(shape, in, out, bits,
+// count)): the arch is picked once, then its own run_many runs every call.
+#define NNUELAB_XSIMD_FORWARD_MANY(op, tech, In, Out)                                                      \
+  void tech##_run_many(const Shape& s, const In* in, Out* out, std::uint64_t* bits, int count) {         \
+    NNUELAB_XSIMD_CALL(op, tech##_run_many, s, in, out, bits, count);                                    \
+  }
 #define NNUELAB_XSIMD_FORWARD_ELEMENTWISE(op, tech, In, Out)                                            \
   const char* tech##_supports(const Shape& s) { return NNUELAB_XSIMD_CALL(op, tech##_supports, s); }   \
   void tech##_run(const Shape& s, const In* in, Out* out, std::uint64_t* bits) {                      \

@@ -19,6 +19,9 @@ struct Shape {
 
 // tech_run_many: the inlined form, `count` calls back to back (call c: input + c * n,
 // output + c * n, bits + c * nnz_bitset_words(n)); every crelu32 kernel has one.
+// NNUELAB_CRELU32_RUN_MANY(tech) writes it from tech_run (kernels/common/run_many.h).
+#define NNUELAB_CRELU32_RUN_MANY(tech) \
+  NNUELAB_RUN_MANY(tech, std::int32_t, std::uint8_t, s.n, s.n, bitset_words_of(s.n))
 #define NNUELAB_CRELU32_KERNEL(tech)                                          \
   const char* tech##_supports(const ::nnuelab::crelu32::Shape& shape);         \
   void tech##_run(const ::nnuelab::crelu32::Shape& shape, const std::int32_t* input, \

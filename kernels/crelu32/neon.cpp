@@ -31,9 +31,7 @@ void sshl_qmovn_min_run(const Shape& s, const std::int32_t* in, std::uint8_t* ou
     return vminq_u8(neon::qmovun2(lo, hi), k127);
   });
 }
-void sshl_qmovn_min_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
-  run_calls<&sshl_qmovn_min_run>(s, in, out, b, count, s.n, s.n, bitset_words_of(s.n));
-}
+NNUELAB_CRELU32_RUN_MANY(sshl_qmovn_min)
 
 template <int S>
 inline int16x4_t qshrn(int32x4_t x) {
@@ -55,7 +53,7 @@ void qshrn_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::u
 // The inlined form of one immediate shift: the table below picks it once for all calls.
 template <int S, bool kBits>
 void qshrn_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) {
-  run_calls<&qshrn_run<S, kBits>>(s, in, out, bits, count, s.n, s.n, bitset_words_of(s.n));
+  run_calls<&qshrn_run<S, kBits>>(s, in, out, bits, count, std::size_t(s.n), std::size_t(s.n), bitset_words_of(s.n));
 }
 
 using Run = void (*)(const Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*);

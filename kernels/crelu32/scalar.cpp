@@ -15,8 +15,6 @@ void clamp_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, 
     output[i] = std::uint8_t(x < 0 ? 0 : x > 127 ? 127 : x);
   }
 }
-void clamp_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
-  run_calls<&clamp_run>(s, in, out, b, count, s.n, s.n, bitset_words_of(s.n));
-}
+NNUELAB_CRELU32_RUN_MANY(clamp)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32

@@ -64,7 +64,7 @@ template <class V, class Tech, bool Bits, bool InOrder = true>
 // raw call gets here) takes the run-time count, so the kernel still equals run_loop.
 template <class V, class Tech, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void run_loop_imm(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
-  if (!act::with_imm_shift8(s.shift, [&](auto imm) { run_loop_by<V, Tech, Bits, InOrder>(s, input, output, bits, imm); }))
+  if (!act::with_imm_shift8(s.shift, [&](auto imm) NNUELAB_INLINE_LAMBDA { run_loop_by<V, Tech, Bits, InOrder>(s, input, output, bits, imm); }))
     run_loop<V, Tech, Bits, InOrder>(s, input, output, bits);
 }
 
@@ -95,7 +95,7 @@ template <class V, class Tech, bool Bits, bool InOrder = true>
 template <class V, class Tech, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void run_loop_imm_many(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                      std::uint64_t* bits, int count) {
-  if (!act::with_imm_shift8(s.shift, [&](auto imm) { run_calls_by<V, Tech, Bits, InOrder>(s, input, output, bits, count, imm); }))
+  if (!act::with_imm_shift8(s.shift, [&](auto imm) NNUELAB_INLINE_LAMBDA { run_calls_by<V, Tech, Bits, InOrder>(s, input, output, bits, count, imm); }))
     run_loop_many<V, Tech, Bits, InOrder>(s, input, output, bits, count);
 }
 template <class V, class Tech, bool Bits>

@@ -9,10 +9,7 @@ NNUELAB_XSIMD_DECLARE(crelu32, NNUELAB_CRELU32_KERNEL(shift_clip_narrow))
 namespace nnuelab::xsimd::crelu32 {
 using namespace ::nnuelab::crelu32;
 NNUELAB_XSIMD_FORWARD_ELEMENTWISE(crelu32, shift_clip_narrow, std::int32_t, std::uint8_t)
-// The inlined form: the arch is picked once, then its own run_many runs all calls.
-void shift_clip_narrow_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
-  NNUELAB_XSIMD_CALL(crelu32, shift_clip_narrow_run_many, s, in, out, b, count);
-}
+NNUELAB_XSIMD_FORWARD_MANY(crelu32, shift_clip_narrow, std::int32_t, std::uint8_t)
 }  // namespace nnuelab::xsimd::crelu32
 #else
 #include "kernels/common/run_many.h"
@@ -32,9 +29,7 @@ void shift_clip_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t*
   for (int i = 0; i < s.n; i += int(V::size))
     xops::narrow_store(xs::clip(V::load_unaligned(in + i) >> shift, V(0), V(127)), out + i);
 }
-void shift_clip_narrow_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b, int count) {
-  run_calls<&shift_clip_narrow_run>(s, in, out, b, count, s.n, s.n, bitset_words_of(s.n));
-}
+NNUELAB_CRELU32_RUN_MANY(shift_clip_narrow)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32
 #endif

@@ -19,4 +19,6 @@ NNUELAB_CRELU32_PAIR_DEFINE_RUN(shared_packs_imm_permute_bits, act::X256, true, 
 NNUELAB_CRELU32_PAIR_DEFINE_RUN(shared_packs_imm_lanes, act::X256, false, shared_packs_imm_lanes_run)
 NNUELAB_CRELU32_PAIR_DEFINE_RUN(shared_packs_imm_lanes_bits, act::X256, true, shared_packs_imm_lanes_run)
 
+NNUELAB_CRELU32_PAIR_RUN_MANY(separate_packs_permute)
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair

@@ -16,7 +16,14 @@ struct Shape {
 
 }  // namespace nnuelab::crelu32_pair
 
+// tech_run_many: the inlined form, `count` calls back to back (call c: input + c * n,
+// output + c * 2n, bits + c * nnz_bitset_words(2n)); every crelu32_pair kernel has one.
+// NNUELAB_CRELU32_PAIR_RUN_MANY(tech) writes it from tech_run (kernels/common/run_many.h).
 #define NNUELAB_CRELU32_PAIR_KERNEL(tech)                                          \
   const char* tech##_supports(const ::nnuelab::crelu32_pair::Shape& shape);         \
   void tech##_run(const ::nnuelab::crelu32_pair::Shape& shape, const std::int32_t* input, \
-                  std::uint8_t* output, std::uint64_t* bits);
+                  std::uint8_t* output, std::uint64_t* bits);                  \
+  void tech##_run_many(const ::nnuelab::crelu32_pair::Shape& shape, const std::int32_t* input, \
+                       std::uint8_t* output, std::uint64_t* bits, int count);
+#define NNUELAB_CRELU32_PAIR_RUN_MANY(tech) \
+  NNUELAB_RUN_MANY(tech, std::int32_t, std::uint8_t, s.n, 2 * s.n, bitset_words_of(2 * s.n))

@@ -85,4 +85,7 @@ void shared_qmovn_qdmulh_bits_run(const Shape& s, const std::int32_t* in, std::u
   shared_qdmulh<true>(s, in, out, b);
 }
 
+NNUELAB_CRELU32_PAIR_RUN_MANY(shared_qmovn_qdmulh)
+NNUELAB_CRELU32_PAIR_RUN_MANY(shared_qmovn_qdmulh_bits)
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair

@@ -8,6 +8,7 @@
 #define NNUELAB_REGISTRY_LIST "kernels/crelu32_pair/crelu32_pair.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU32_PAIR_KERNEL
 #define NNUELAB_REGISTRY_LANES  // the *_lanes forms' declared lane counts
+#define NNUELAB_REGISTRY_MANY   // every kernel has its inlined form, <tech>_run_many
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu32_pair {
@@ -20,6 +21,11 @@ std::string why_unsupported(const Variant& v, const Shape& s) {
 
 void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits) {
   run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name(s));
+}
+
+void run_many(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+              int count) {
+  run_many_checked(v, s, input, output, bits, count, why_unsupported(v, s), shape_name(s));
 }
 
 const Variant& run_active(const Shape& s, const std::int32_t* input, std::uint8_t* output) {

@@ -24,6 +24,12 @@ std::string why_unsupported(const Variant& v, const Shape& s);
 void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output /* 2n */,
          std::uint64_t* bits = nullptr);
 
+// The inlined form (Variant::run_many): `count` calls back to back, call c reading
+// input + c * n and writing output + c * 2n, (*_bits) bits + c * nnz_(*_bits) bitset_words(2n);
+// the same checks as run, and count >= 0. Every crelu32_pair variant has it.
+void run_many(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+              int count);
+
 // Runs the variant a program should use (NNUELAB_FORCE_VARIANT's, or the best available
 // native one) and returns it, so callers and tests can see which one ran. Never a *_bits
 // or *_lanes variant unless forced.

@@ -1,5 +1,6 @@
 // crelu32_pair, no ISA flags.
 #include "kernels/common/isa.h"
+#include "kernels/common/run_many.h"
 #include "kernels/crelu32_pair/crelu32_pair.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair {
@@ -23,5 +24,7 @@ void two_pass_run(const Shape& s, const std::int32_t* input, std::uint8_t* outpu
     clipped[i] = std::uint8_t(c < 0 ? 0 : c > 127 ? 127 : c);
   }
 }
+
+NNUELAB_CRELU32_PAIR_RUN_MANY(two_pass)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair

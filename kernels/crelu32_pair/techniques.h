@@ -3,6 +3,7 @@
 // half (act::clip_packed). Bits = true: also writes the nnz bitset of all 2n output bytes.
 #pragma once
 #include "kernels/common/activation.h"
+#include "kernels/common/run_many.h"
 #include "kernels/crelu32_pair/crelu32_pair.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair {
@@ -93,7 +94,7 @@ template <class V, bool Bits, bool InOrder = true>
 template <class V, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void shared_packs_imm_run(const Shape& s, const std::int32_t* input,
                                                         std::uint8_t* output, std::uint64_t* bits) {
-  const auto loop = [&](auto shift, auto post) { shared_packs_loop<V, Bits, InOrder>(s, input, output, bits, shift, post); };
+  const auto loop = [&](auto shift, auto post) NNUELAB_INLINE_LAMBDA { shared_packs_loop<V, Bits, InOrder>(s, input, output, bits, shift, post); };
   if (!act::with_imm_sqr_shifts(s.shift, loop)) shared_packs_run<V, Bits, InOrder>(s, input, output, bits);
 }
 
@@ -107,7 +108,7 @@ template <class V, bool Bits>
 // The unfused baseline the shared form is measured against: what calling sqr_crelu32 and
 // then crelu32 does, two passes over the input, each with its own packs_epi32 narrowing.
 template <class V>
-void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
+[[gnu::always_inline]] inline void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t*) {
   constexpr int kLanes = V::kBytes / 4;
   const typename V::count shift = V::shift_count(s.shift);
   const typename V::count post = V::shift_count(2 * s.shift + 7 - 16);
@@ -129,10 +130,19 @@ void separate_packs_run(const Shape& s, const std::int32_t* input, std::uint8_t*
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
 
 // Run is shared_packs_run (run-time shift counts) or shared_packs_imm_run (immediates); no
-// cross-jumping, as in crelu32 (the 32-element path of act::for_each_vector).
+// cross-jumping, as in crelu32 (the 32-element path of act::for_each_vector). tech_run_many,
+// the inlined form, inlines Run into the loop over calls (the immediates are still picked
+// per call, one predicted compare at the nets' shift 6).
 #define NNUELAB_CRELU32_PAIR_DEFINE_RUN(tech, V, Bits, Run)                                      \
   const char* tech##_supports(const Shape& s) { return shared_packs_domain<V>(s); }             \
   NNUELAB_NO_CROSSJUMPING void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
     Run<V, Bits>(s, in, out, b);                                                                 \
+  }                                                                                              \
+  NNUELAB_NO_CROSSJUMPING void tech##_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, \
+                                               std::uint64_t* b, int count) {                    \
+    run_calls_with(s, in, out, b, count, std::size_t(s.n), std::size_t(2 * s.n), bitset_words_of(2 * s.n), \
+                   [](const Shape& sh, const std::int32_t* i, std::uint8_t* o, std::uint64_t* bb) NNUELAB_INLINE_LAMBDA { \
+                     Run<V, Bits>(sh, i, o, bb);                                                  \
+                   }); \
   }
 #define NNUELAB_CRELU32_PAIR_DEFINE(tech, V, Bits) NNUELAB_CRELU32_PAIR_DEFINE_RUN(tech, V, Bits, shared_packs_run)

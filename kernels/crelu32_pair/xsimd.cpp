@@ -9,8 +9,10 @@ NNUELAB_XSIMD_DECLARE(crelu32_pair, NNUELAB_CRELU32_PAIR_KERNEL(shared_load_narr
 namespace nnuelab::xsimd::crelu32_pair {
 using namespace ::nnuelab::crelu32_pair;
 NNUELAB_XSIMD_FORWARD_ELEMENTWISE(crelu32_pair, shared_load_narrow, std::int32_t, std::uint8_t)
+NNUELAB_XSIMD_FORWARD_MANY(crelu32_pair, shared_load_narrow, std::int32_t, std::uint8_t)
 }  // namespace nnuelab::xsimd::crelu32_pair
 #else
+#include "kernels/common/run_many.h"
 #include "kernels/common/xsimd_ops.h"
 #include "kernels/common/xsimd_sqr.h"
 namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair {
@@ -34,6 +36,8 @@ void shared_load_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t
     xops::narrow_store(xs::clip(x >> shift, V(0), V(127)), out + s.n + i);
   }
 }
+
+NNUELAB_CRELU32_PAIR_RUN_MANY(shared_load_narrow)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu32_pair
 #endif

@@ -49,4 +49,7 @@ void qmovn_qdmulh_bits_run(const Shape& s, const std::int32_t* in, std::uint8_t*
   qdmulh_run<true>(s, in, out, b);
 }
 
+NNUELAB_SQR_CRELU32_RUN_MANY(qmovn_qdmulh)
+NNUELAB_SQR_CRELU32_RUN_MANY(qmovn_qdmulh_bits)
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32

@@ -23,6 +23,12 @@ std::string why_unsupported(const Variant& v, const Shape& s);
 void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output,
          std::uint64_t* bits = nullptr);
 
+// The inlined form (Variant::run_many): `count` calls back to back, call c reading
+// input + c * n and writing output + c * n, (*_bits) bits + c * nnz_(*_bits) bitset_words(n);
+// the same checks as run, and count >= 0. Every sqr_crelu32 variant has it.
+void run_many(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
+              int count);
+
 // Runs the variant a program should use (NNUELAB_FORCE_VARIANT's, or the best available
 // native one) and returns it, so callers and tests can see which one ran. Never a *_bits
 // or *_lanes variant unless forced.

@@ -1,5 +1,6 @@
 // sqr_crelu32, no ISA flags.
 #include "kernels/common/isa.h"
+#include "kernels/common/run_many.h"
 #include "kernels/sqr_crelu32/sqr_crelu32.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32 {
@@ -15,5 +16,7 @@ void square_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
     output[i] = std::uint8_t(sq > 127 ? 127 : sq);
   }
 }
+
+NNUELAB_SQR_CRELU32_RUN_MANY(square)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32

@@ -14,7 +14,14 @@ struct Shape {
 
 }  // namespace nnuelab::sqr_crelu32
 
+// tech_run_many: the inlined form, `count` calls back to back (call c: input + c * n,
+// output + c * n, bits + c * nnz_bitset_words(n)); every sqr_crelu32 kernel has one.
+// NNUELAB_SQR_CRELU32_RUN_MANY(tech) writes it from tech_run (kernels/common/run_many.h).
 #define NNUELAB_SQR_CRELU32_KERNEL(tech)                                          \
   const char* tech##_supports(const ::nnuelab::sqr_crelu32::Shape& shape);         \
   void tech##_run(const ::nnuelab::sqr_crelu32::Shape& shape, const std::int32_t* input, \
-                  std::uint8_t* output, std::uint64_t* bits);
+                  std::uint8_t* output, std::uint64_t* bits);                  \
+  void tech##_run_many(const ::nnuelab::sqr_crelu32::Shape& shape, const std::int32_t* input, \
+                       std::uint8_t* output, std::uint64_t* bits, int count);
+#define NNUELAB_SQR_CRELU32_RUN_MANY(tech) \
+  NNUELAB_RUN_MANY(tech, std::int32_t, std::uint8_t, s.n, s.n, bitset_words_of(s.n))

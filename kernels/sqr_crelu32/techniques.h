@@ -3,6 +3,7 @@
 // that also writes the output's nnz bitset (one bit per 4-byte chunk) as it stores.
 #pragma once
 #include "kernels/common/activation.h"
+#include "kernels/common/run_many.h"
 #include "kernels/sqr_crelu32/sqr_crelu32.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32 {
@@ -61,7 +62,7 @@ template <class V, bool Bits, bool InOrder = true>
 template <class V, bool Bits, bool InOrder = true>
 [[gnu::always_inline]] inline void packs_mulhi_imm_run(const Shape& s, const std::int32_t* input, std::uint8_t* output,
                                                        std::uint64_t* bits) {
-  const auto loop = [&](auto, auto post) { packs_mulhi_loop<V, Bits, InOrder>(s, input, output, bits, post); };
+  const auto loop = [&](auto, auto post) NNUELAB_INLINE_LAMBDA { packs_mulhi_loop<V, Bits, InOrder>(s, input, output, bits, post); };
   if (!act::with_imm_sqr_shifts(s.shift, loop)) packs_mulhi_run<V, Bits, InOrder>(s, input, output, bits);
 }
 
@@ -75,10 +76,19 @@ template <class V, bool Bits>
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
 
 // Run is packs_mulhi_run (run-time post shift) or packs_mulhi_imm_run (immediate); no
-// cross-jumping, as in crelu32 (the 32-element path of act::for_each_vector).
+// cross-jumping, as in crelu32 (the 32-element path of act::for_each_vector). tech_run_many,
+// the inlined form, inlines Run into the loop over calls (the immediate is still picked
+// per call, one predicted compare at the nets' shift 6).
 #define NNUELAB_SQR_CRELU32_DEFINE_RUN(tech, V, Bits, Run)                                       \
   const char* tech##_supports(const Shape& s) { return packs_mulhi_domain<V>(s); }              \
   NNUELAB_NO_CROSSJUMPING void tech##_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t* b) { \
     Run<V, Bits>(s, in, out, b);                                                                 \
+  }                                                                                              \
+  NNUELAB_NO_CROSSJUMPING void tech##_run_many(const Shape& s, const std::int32_t* in, std::uint8_t* out, \
+                                               std::uint64_t* b, int count) {                    \
+    run_calls_with(s, in, out, b, count, std::size_t(s.n), std::size_t(s.n), bitset_words_of(s.n), \
+                   [](const Shape& sh, const std::int32_t* i, std::uint8_t* o, std::uint64_t* bb) NNUELAB_INLINE_LAMBDA { \
+                     Run<V, Bits>(sh, i, o, bb);                                                  \
+                   }); \
   }
 #define NNUELAB_SQR_CRELU32_DEFINE(tech, V, Bits) NNUELAB_SQR_CRELU32_DEFINE_RUN(tech, V, Bits, packs_mulhi_run)

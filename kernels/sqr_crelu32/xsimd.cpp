@@ -9,8 +9,10 @@ NNUELAB_XSIMD_DECLARE(sqr_crelu32, NNUELAB_SQR_CRELU32_KERNEL(clip_square_narrow
 namespace nnuelab::xsimd::sqr_crelu32 {
 using namespace ::nnuelab::sqr_crelu32;
 NNUELAB_XSIMD_FORWARD_ELEMENTWISE(sqr_crelu32, clip_square_narrow, std::int32_t, std::uint8_t)
+NNUELAB_XSIMD_FORWARD_MANY(sqr_crelu32, clip_square_narrow, std::int32_t, std::uint8_t)
 }  // namespace nnuelab::xsimd::sqr_crelu32
 #else
+#include "kernels/common/run_many.h"
 #include "kernels/common/xsimd_ops.h"
 #include "kernels/common/xsimd_sqr.h"
 namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32 {
@@ -28,6 +30,8 @@ void clip_square_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t
   const xops::SqrClip sq(s.shift);
   for (int i = 0; i < s.n; i += int(V::size)) xops::narrow_store(sq(V::load_unaligned(in + i)), out + i);
 }
+
+NNUELAB_SQR_CRELU32_RUN_MANY(clip_square_narrow)
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::sqr_crelu32
 #endif
