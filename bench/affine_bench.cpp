@@ -98,6 +98,7 @@ void time_affine(benchmark::State& state, const Shape& s, const workloads::Input
   run_batched(
       state, batch,
       [&](int first) {
+        scrub_branch_predictor();  // --scrub=N (before the copies: they leave the inputs in L1)
         for (int j = 0; j < batch; ++j) {
           const int k = (first + j) % pool.count;
           std::memcpy(hot.data() + j * pool.stride, pool.get(k), s.in);

@@ -37,6 +37,7 @@ void time_find_nnz(benchmark::State& state, const Shape& s, const workloads::Inp
   run_batched(
       state, batch,
       [&](int first) {
+        scrub_branch_predictor();  // --scrub=N (before the copies: they leave the inputs in L1)
         for (int j = 0; j < batch; ++j)
           std::memcpy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.n);
       },

@@ -1,6 +1,7 @@
 #include "bench/harness.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -36,6 +37,33 @@ double clock_overhead_ns() {
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
 void set_min_time(double seconds) { g_min_time = seconds; }
+
+namespace {
+int g_scrub_branches = 0;
+std::uint64_t g_scrub_state = 0x9e3779b97f4a7c15ull;
+}  // namespace
+void set_scrub_branches(int n) { g_scrub_branches = n < 0 ? 0 : n; }
+int scrub_branches() { return g_scrub_branches; }
+
+// 16 branches per xorshift64 draw, each on its own bit and at its own site (the asm
+// statement in each arm keeps GCC from turning them into conditional moves). The state
+// carries over between calls, so no two scrubs are alike.
+[[gnu::noinline]] void scrub_branch_predictor() {
+  std::uint64_t x = g_scrub_state;
+  for (int done = 0; done < g_scrub_branches; done += 16) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+#define NNUELAB_SCRUB_SITE(k) \
+  if (x >> (k) & 1) asm volatile("" ::: "memory");
+    NNUELAB_SCRUB_SITE(0) NNUELAB_SCRUB_SITE(4) NNUELAB_SCRUB_SITE(8) NNUELAB_SCRUB_SITE(12)
+    NNUELAB_SCRUB_SITE(16) NNUELAB_SCRUB_SITE(20) NNUELAB_SCRUB_SITE(24) NNUELAB_SCRUB_SITE(28)
+    NNUELAB_SCRUB_SITE(32) NNUELAB_SCRUB_SITE(36) NNUELAB_SCRUB_SITE(40) NNUELAB_SCRUB_SITE(44)
+    NNUELAB_SCRUB_SITE(48) NNUELAB_SCRUB_SITE(52) NNUELAB_SCRUB_SITE(56) NNUELAB_SCRUB_SITE(60)
+#undef NNUELAB_SCRUB_SITE
+  }
+  g_scrub_state = x;
+}
 
 void set_budget(double seconds) { g_budget = seconds; }
 double budget() { return g_budget; }
@@ -134,6 +162,7 @@ void add_context() {
   benchmark::AddCustomContext("nnuelab_grid", grid() == Grid::kFull ? "full" : "quick");
   benchmark::AddCustomContext("nnuelab_pool_inputs", std::to_string(kPoolInputs));
   benchmark::AddCustomContext("nnuelab_sparse_pool_inputs", std::to_string(kSparsePoolInputs));
+  benchmark::AddCustomContext("nnuelab_scrub_branches", std::to_string(g_scrub_branches));
   benchmark::AddCustomContext("nnuelab_timing", "manual: batches of L1-hot inputs, clock overhead " +
                                                     std::to_string(clock_overhead_ns()) + " ns subtracted");
   if (auto forced = forced_variant()) benchmark::AddCustomContext("nnuelab_forced_variant", *forced);

@@ -94,6 +94,17 @@ void run_batched(benchmark::State& state, int batch, Stage&& stage, Call&& call,
       pool_count);
 }
 
+// The branch-predictor scrub (--scrub=N, 0 = off, the default): before each batch of the
+// sparse benchmarks (affine, find_nnz: their walks branch on the data), outside the clock,
+// N conditional branches on fresh pseudo-random bits, spread over 16 branch sites. The
+// real traces replay the same 3,048 positions in order pass after pass, and the predictor
+// of a Zen 4 learned part of them (README, Findings); an engine evaluates a position once,
+// between searches that run other code. The scrub overwrites what the predictor kept from
+// earlier passes; it touches no memory besides its own registers.
+void set_scrub_branches(int n);
+int scrub_branches();
+void scrub_branch_predictor();  // N branches, or nothing when N = 0
+
 // Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.
 // Emulated variants are labelled "emulated" (plots leave them out) and only run in the
 // full grid. `input_bytes` (one call's input) sets the batch size; the benchmark's minimum

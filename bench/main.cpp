@@ -1,4 +1,4 @@
-// nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [Google Benchmark flags]
+// nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [--scrub=BRANCHES] [Google Benchmark flags]
 // Registers every op x variant x shape x density at run time from the registries, and
 // prints progress to stderr: [bench] done/total  elapsed  remaining.
 #include <unistd.h>
@@ -103,6 +103,14 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--grid", 6) == 0) {
       std::fprintf(stderr, "nnuelab_bench: unknown %s (use --grid=quick or --grid=full)\n", argv[i]);
       return 2;
+    } else if (std::strncmp(argv[i], "--scrub=", 8) == 0) {
+      char* end = nullptr;
+      const long n = std::strtol(argv[i] + 8, &end, 10);
+      if (end == argv[i] + 8 || *end != '\0' || n < 0 || n > 10000000) {
+        std::fprintf(stderr, "nnuelab_bench: bad %s (use --scrub=BRANCHES, 0..10000000)\n", argv[i]);
+        return 2;
+      }
+      bench::set_scrub_branches(int(n));
     } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {
       char* end = nullptr;
       const double b = std::strtod(argv[i] + 9, &end);
