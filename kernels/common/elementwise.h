@@ -87,6 +87,22 @@ std::vector<int> checked_output_order(const V& v, const typename V::Shape& s, Wh
   return order(v.order_lanes);
 }
 
+// The buffer checks of the checked entry points (`entry`: "run" or "run_many", named in
+// the message): input and output given and element-aligned, a bits buffer exactly when the
+// variant writes the nnz bitset.
+template <class V>
+void check_call_buffers(const V& v, const typename V::Input* input, const typename V::Output* output,
+                        const std::uint64_t* bits, const char* entry) {
+  if (!input || !output) throw std::invalid_argument(v.info.name + ": " + entry + " needs input and output buffers");
+  check_element_aligned(v.info.name, input, "input");
+  check_element_aligned(v.info.name, output, "output");
+  if (bits) check_element_aligned(v.info.name, bits, "bits");
+  if (v.writes_bits && !bits)
+    throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: " + entry + " needs a bits buffer");
+  if (!v.writes_bits && bits)
+    throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+}
+
 // The checked entry point every elementwise op exposes: refuses (std::invalid_argument
 // naming the variant, the shape and the reason) instead of running on a bad shape or
 // null buffers. `why` is the op's why_unsupported result for this shape.
@@ -95,14 +111,7 @@ void run_checked(const V& v, const typename V::Shape& s, const typename V::Input
                  typename V::Output* output, std::uint64_t* bits, const std::string& why,
                  const std::string& shape_name) {
   if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name + ": " + why);
-  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
-  check_element_aligned(v.info.name, input, "input");
-  check_element_aligned(v.info.name, output, "output");
-  if (bits) check_element_aligned(v.info.name, bits, "bits");
-  if (v.writes_bits && !bits)
-    throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: run needs a bits buffer");
-  if (!v.writes_bits && bits)
-    throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+  check_call_buffers(v, input, output, bits, "run");
   v.run(s, input, output, bits);
 }
 
@@ -116,14 +125,7 @@ void run_many_checked(const V& v, const typename V::Shape& s, const typename V::
   if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
   if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
   if (count == 0) return;
-  if (!input || !output) throw std::invalid_argument(v.info.name + ": run_many needs input and output buffers");
-  check_element_aligned(v.info.name, input, "input");
-  check_element_aligned(v.info.name, output, "output");
-  if (bits) check_element_aligned(v.info.name, bits, "bits");
-  if (v.writes_bits && !bits)
-    throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: run_many needs a bits buffer");
-  if (!v.writes_bits && bits)
-    throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+  check_call_buffers(v, input, output, bits, "run_many");
   v.run_many(s, input, output, bits, count);
 }
 
