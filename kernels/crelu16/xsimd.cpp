@@ -22,8 +22,7 @@ const char* clip_narrow_supports(const Shape& s) { return xops::need_multiple(s.
 
 // clip in int16 (exact for every int16), then narrow: xsimd has no packs/packus.
 void clip_narrow_run(const Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t*) {
-  for (int i = 0; i < s.n; i += int(V::size))
-    xops::narrow_store(xs::clip(V::load_unaligned(in + i), V(0), V(127)), out + i);
+  xops::narrow_each<std::int16_t>(s.n, out, [in](int i) { return xs::clip(V::load_unaligned(in + i), V(0), V(127)); });
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::crelu16

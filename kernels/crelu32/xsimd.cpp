@@ -26,8 +26,7 @@ const char* shift_clip_narrow_supports(const Shape& s) { return xops::need_multi
 // every shift 0..31 (the intrinsic packs forms are limited to shift <= 8 or 9).
 void shift_clip_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t*) {
   const int shift = s.shift;
-  for (int i = 0; i < s.n; i += int(V::size))
-    xops::narrow_store(xs::clip(V::load_unaligned(in + i) >> shift, V(0), V(127)), out + i);
+  xops::narrow_each<std::int32_t>(s.n, out, [in, shift](int i) { return xs::clip(V::load_unaligned(in + i) >> shift, V(0), V(127)); });
 }
 NNUELAB_CRELU32_RUN_MANY(shift_clip_narrow)
 

@@ -30,11 +30,18 @@ const char* shared_load_narrow_supports(const Shape& s) {
 void shared_load_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t*) {
   const xops::SqrClip sq(s.shift);
   const int shift = s.shift;
-  for (int i = 0; i < s.n; i += int(V::size)) {
-    const V x = V::load_unaligned(in + i);
-    xops::narrow_store(sq(x), out + i);
-    xops::narrow_store(xs::clip(x >> shift, V(0), V(127)), out + s.n + i);
-  }
+  xops::Narrower<std::int32_t> squared, clipped;
+  xops::for_blocks<std::int32_t>(
+      s.n,
+      [&squared, &clipped, in, sq, shift](int i, int j) {
+        const V x = V::load_unaligned(in + i);
+        squared.put(j, sq(x));
+        clipped.put(j, xs::clip(x >> shift, V(0), V(127)));
+      },
+      [&squared, &clipped, out, n = s.n](int i0, int count) {
+        squared.write(out + i0, count);
+        clipped.write(out + n + i0, count);
+      });
 }
 
 NNUELAB_CRELU32_PAIR_RUN_MANY(shared_load_narrow)

@@ -33,11 +33,11 @@ const char* clamp255_mul_narrow_supports(const Shape& s) { return form_supports(
 // clamp127: both factors 0..127, the product <= 16129 fits int16; >> 7.
 void clamp127_mul_narrow_run(const Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t*) {
   const int half = s.n / 2;
-  for (int i = 0; i < half; i += int(V::size)) {
+  xops::narrow_each<std::int16_t>(half, out, [in, half](int i) {
     const V a = xs::clip(V::load_unaligned(in + i), V(0), V(127));
     const V b = xs::clip(V::load_unaligned(in + half + i), V(0), V(127));
-    xops::narrow_store((a * b) >> 7, out + i);
-  }
+    return (a * b) >> 7;
+  });
 }
 
 // clamp255: the product (<= 65025) overflows int16 but fits uint16, so the factors are
@@ -45,11 +45,11 @@ void clamp127_mul_narrow_run(const Shape& s, const std::int16_t* in, std::uint8_
 // needs psllw 7 + pmulhw to reach the high half; xsimd has no mulhi).
 void clamp255_mul_narrow_run(const Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t*) {
   const int half = s.n / 2;
-  for (int i = 0; i < half; i += int(V::size)) {
+  xops::narrow_each<std::uint16_t>(half, out, [in, half](int i) {
     const U a = xs::bitwise_cast<U>(xs::clip(V::load_unaligned(in + i), V(0), V(255)));
     const U b = xs::bitwise_cast<U>(xs::clip(V::load_unaligned(in + half + i), V(0), V(255)));
-    xops::narrow_store((a * b) >> 9, out + i);
-  }
+    return (a * b) >> 9;
+  });
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft_output

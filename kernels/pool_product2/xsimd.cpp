@@ -25,8 +25,7 @@ const char* mul_shift_narrow_supports(const Shape& s) { return xops::need_multip
 void mul_shift_narrow_run(const Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t*) {
   const int half = s.n / 2;
   const auto* u = reinterpret_cast<const std::uint16_t*>(in);
-  for (int i = 0; i < half; i += int(V::size))
-    xops::narrow_store((V::load_unaligned(u + i) * V::load_unaligned(u + half + i)) >> 7, out + i);
+  xops::narrow_each<std::uint16_t>(half, out, [u, half](int i) { return (V::load_unaligned(u + i) * V::load_unaligned(u + half + i)) >> 7; });
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::pool_product2

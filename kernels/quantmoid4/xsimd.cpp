@@ -24,13 +24,13 @@ const char* select_narrow_supports(const Shape& s) { return xops::need_multiple(
 // fits int16 (no mulhi needed: the whole product is kept and shifted); a select instead of
 // blendv / psignb.
 void select_narrow_run(const Shape& s, const std::int16_t* in, std::uint8_t* out, std::uint64_t*) {
-  for (int i = 0; i < s.n; i += int(V::size)) {
+  xops::narrow_each<std::int16_t>(s.n, out, [in](int i) {
     const V x = V::load_unaligned(in + i);
     const V c = xs::clip(x, V(-127), V(127));
     const V d = V(127) - xs::max(c, -c);
     const V m = (d * d) >> 8;
-    xops::narrow_store(xs::select(x < V(0), m, V(126) - m), out + i);
-  }
+    return xs::select(x < V(0), m, V(126) - m);
+  });
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::quantmoid4

@@ -28,7 +28,7 @@ const char* clip_square_narrow_supports(const Shape& s) {
 
 void clip_square_narrow_run(const Shape& s, const std::int32_t* in, std::uint8_t* out, std::uint64_t*) {
   const xops::SqrClip sq(s.shift);
-  for (int i = 0; i < s.n; i += int(V::size)) xops::narrow_store(sq(V::load_unaligned(in + i)), out + i);
+  xops::narrow_each<std::int32_t>(s.n, out, [in, sq](int i) { return sq(V::load_unaligned(in + i)); });
 }
 
 NNUELAB_SQR_CRELU32_RUN_MANY(clip_square_narrow)
