@@ -39,7 +39,9 @@ inline const char* need_multiple(int n, int per) {
 // store and a byte loop per batch) is not vectorised: GCC 12 merges the byte stores into
 // one 64-bit store built by a serial shift/or chain, and crelu32 of 32 on xsimd-avx2 took
 // 27 ns that way, twice the scalar loop (AMD EPYC Zen 3, 2026-11-25).
-template <class T>
+// Out: the byte type (uint8_t for the activations; quantize narrows int32 to int8 and int16
+// with it too, whose lanes are already in the output's range).
+template <class T, class Out = std::uint8_t>
 struct Narrower {
   static constexpr int kBlock = 64;  // lanes per block (a multiple of every batch size)
   alignas(64) T lanes[kBlock];
@@ -48,15 +50,15 @@ struct Narrower {
   // has a constant trip count, so it is vectorised with no scalar epilogue: a full block
   // takes one loop of 64 lanes; the last, partial block of a call loops of 16 lanes (one
   // xmm of bytes), then a plain loop over the rest (< 16 lanes: n % 16 != 0 only).
-  void write(std::uint8_t* out, int count) const {
+  void write(Out* out, int count) const {
     if (count == kBlock) {
-      for (int j = 0; j < kBlock; ++j) out[j] = std::uint8_t(lanes[j]);
+      for (int j = 0; j < kBlock; ++j) out[j] = Out(lanes[j]);
       return;
     }
     int j = 0;
     for (; j + 16 <= count; j += 16)
-      for (int k = 0; k < 16; ++k) out[j + k] = std::uint8_t(lanes[j + k]);
-    for (; j < count; ++j) out[j] = std::uint8_t(lanes[j]);
+      for (int k = 0; k < 16; ++k) out[j + k] = Out(lanes[j + k]);
+    for (; j < count; ++j) out[j] = Out(lanes[j]);
   }
 };
 

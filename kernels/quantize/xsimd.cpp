@@ -19,6 +19,7 @@ void nearbyint_run_i16(const float* x, std::size_t n, const Params& p, std::int1
 }
 }  // namespace nnuelab::xsimd::quantize
 #else
+#include "kernels/common/xsimd_ops.h"
 namespace nnuelab::NNUELAB_ISA_NS::quantize {
 using namespace ::nnuelab::quantize;
 
@@ -30,15 +31,21 @@ template <class T>
   using B = B<float>;
   constexpr std::size_t W = B::size;
   const B scale(p.scale), lo(-float(p.levels)), hi(float(p.levels));
-  alignas(64) std::int32_t q[W];
+  // No saturating narrow in xsimd 8.1: the int32 lanes (in -L..L) go through a block of 64
+  // and one plain narrowing loop per block (xops::Narrower), which GCC vectorises.
+  xops::Narrower<std::int32_t, T> block;
+  constexpr std::size_t K = std::size_t(xops::Narrower<std::int32_t, T>::kBlock);
   std::size_t i = 0;
-  for (; i + W <= n; i += W) {
-    // xs::nearbyint is ties-to-even (round_ps NEAREST_INT on x86); clip first keeps the
-    // conversion exact and in range.
-    const B y = xs::nearbyint(xs::clip(B::load_unaligned(x + i) * scale, lo, hi));
-    xs::to_int(y).store_aligned(q);
-    // No saturating narrow in xsimd 8.1: scalar narrowing stores (values are in -L..L).
-    for (std::size_t k = 0; k < W; ++k) out[i + k] = T(q[k]);
+  while (n - i >= W) {
+    const std::size_t count = std::min(K, (n - i) / W * W);  // whole batches
+    for (std::size_t j = 0; j < count; j += W) {
+      // xs::nearbyint is ties-to-even (round_ps NEAREST_INT on x86); clip first keeps the
+      // conversion exact and in range.
+      const B y = xs::nearbyint(xs::clip(B::load_unaligned(x + i + j) * scale, lo, hi));
+      block.put(int(j), xs::to_int(y));
+    }
+    block.write(out + i, int(count));
+    i += count;
   }
   const float L = float(p.levels);
   for (; i < n; ++i) out[i] = T(std::nearbyint(std::clamp(x[i] * p.scale, -L, L)));
