@@ -31,7 +31,8 @@ inline const char* need_multiple(int n, int per) {
   }
 }
 
-// Narrowing without a pack instruction: every lane must already be in 0..255.
+// Narrowing without a pack instruction: every lane must already be in the output type's
+// range (0..255 for the activations' uint8).
 //
 // Batches are stored whole into an aligned block buffer, and a plain loop over the block
 // narrows it; that loop covers up to 64 lanes, so GCC vectorises it into pack (or AND +
@@ -39,8 +40,8 @@ inline const char* need_multiple(int n, int per) {
 // store and a byte loop per batch) is not vectorised: GCC 12 merges the byte stores into
 // one 64-bit store built by a serial shift/or chain, and crelu32 of 32 on xsimd-avx2 took
 // 27 ns that way, twice the scalar loop (AMD EPYC Zen 3, 2026-11-25).
-// Out: the byte type (uint8_t for the activations; quantize narrows int32 to int8 and int16
-// with it too, whose lanes are already in the output's range).
+// Out: the output type (uint8_t for the activations; quantize narrows int32 to int8 and
+// int16 with it).
 template <class T, class Out = std::uint8_t>
 struct Narrower {
   static constexpr int kBlock = 64;  // lanes per block (a multiple of every batch size)
