@@ -1,5 +1,5 @@
 // The differential fuzzing driver shared by every fuzz/<target>.cpp (libFuzzer, clang's
-// -fsanitize=fuzzer,address,undefined: see the `fuzz` preset and ./lab fuzz).
+// -fsanitize=fuzzer,address,undefined: see the asan-ubsan preset and ./lab fuzz).
 //
 // The fuzzer's bytes choose the shape, the data pattern (raw fuzzer bytes, a byte- or
 // chunk-density sparse pattern, or one of the boundary generators of

@@ -128,7 +128,7 @@ TEST_P(SqrCrelu32Many, EveryCallMatchesTheReference) {
   const auto diff = check_run_many(
       *v, s, s.n, v->canonical_order() ? std::vector<int>{} : sqr_crelu32::output_order(*v, s),
       [](const sqr_crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::sqr_crelu32(in, sh.n, sh.shift, out); },
-      [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { sqr_crelu32::run_many(*v, s, in, out, bits, count); },
+      [v = v, &s = s](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { sqr_crelu32::run_many(*v, s, in, out, bits, count); },
       {sqr_edges(s.shift), random_stream<std::int32_t>(7, 7 * 1024 + 1, -40000, 40000)}, &compared);
   ASSERT_FALSE(diff) << *diff;
   EXPECT_GT(compared, 0);
@@ -245,7 +245,7 @@ TEST_P(Crelu32PairMany, EveryCallMatchesTheReference) {
   const auto diff = check_run_many(
       *v, s, 2 * s.n, v->canonical_order() ? std::vector<int>{} : crelu32_pair::output_order(*v, s),
       [](const crelu32_pair::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32_pair(in, sh.n, sh.shift, out); },
-      [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { crelu32_pair::run_many(*v, s, in, out, bits, count); },
+      [v = v, &s = s](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { crelu32_pair::run_many(*v, s, in, out, bits, count); },
       {sqr_edges(s.shift), random_stream<std::int32_t>(7, 7 * 1024 + 1, -40000, 40000)}, &compared);
   ASSERT_FALSE(diff) << *diff;
   EXPECT_GT(compared, 0);

@@ -213,7 +213,8 @@ TEST_P(Affine, MatchesReferenceOnBoundaryInputs) {
     }
     AffineChecker checker(*v, w);
     std::vector<std::uint8_t> x(shape.in);
-    auto check = [&](const std::string& what) {
+    // (v and shape are structured bindings: clang before 16 only captures them by name.)
+    auto check = [&, v = v, &shape = shape](const std::string& what) {
       const auto diff = checker.check(x.data(), v->info.name + "/" + affine::shape_name(shape) +
                                                     " weights pattern " + std::to_string(pi) + " input " + what);
       ASSERT_FALSE(diff) << *diff;

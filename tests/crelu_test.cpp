@@ -172,7 +172,7 @@ TEST_P(Crelu32Many, EveryCallMatchesTheReference) {
   const auto diff = check_run_many(
       *v, s, s.n, v->canonical_order() ? std::vector<int>{} : crelu32::output_order(*v, s),
       [](const crelu32::Shape& sh, const std::int32_t* in, std::uint8_t* out) { ref::crelu32(in, sh.n, sh.shift, out); },
-      [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { crelu32::run_many(*v, s, in, out, bits, count); },
+      [v = v, &s = s](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits, int count) { crelu32::run_many(*v, s, in, out, bits, count); },
       {c32_edges(s.shift), random_stream<std::int32_t>(7, 7 * 1024 + 1, INT32_MIN, INT32_MAX)}, &compared);
   ASSERT_FALSE(diff) << *diff;
   EXPECT_GT(compared, 0);

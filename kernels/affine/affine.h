@@ -68,7 +68,9 @@ struct HeavyChunks {
   const std::int8_t* tiles;
   const std::uint32_t* index;
 };
-inline HeavyChunks heavy_chunks(const Packed& p) {
+// Always inlined: ISA objects call it, and an out-of-line copy (clang under ASan keeps one)
+// would be compiled with their flags and could become every caller's copy.
+[[gnu::always_inline]] inline HeavyChunks heavy_chunks(const Packed& p) {
   const std::int64_t n = p.blocks.meta[0];
   const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[3].data);
   return {n, tiles, reinterpret_cast<const std::uint32_t*>(tiles + heavy_index_offset(n, p.shape.out))};

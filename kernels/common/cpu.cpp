@@ -148,7 +148,7 @@ Features feature_from_name(const std::string& name) {
 std::string cpu_model() {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned regs[12];
-  if (__get_cpuid_max(0x80000000, nullptr) >= 0x80000004) {
+  if (static_cast<unsigned>(__get_cpuid_max(0x80000000, nullptr)) >= 0x80000004u) {
     for (unsigned i = 0; i < 3; ++i)
       __get_cpuid(0x80000002 + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2],
                   &regs[4 * i + 3]);

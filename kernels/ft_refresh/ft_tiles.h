@@ -390,7 +390,10 @@ struct UpdateGrouped {
   static const char* supports(const ft_update::Shape& s) { return width_check<V>(s.l1); }
   static void run(const ft_update::Shape& s, const ft_update::Args& a) {
     const int na = s.n_added, nr = s.n_removed;
-    const int passes = std::max({(na + G - 1) / G, (nr + G - 1) / G, 1});
+    // Spelled out: std::max of an initializer_list is std::max_element, a template clang
+    // keeps out of line (compiled with this ISA's flags, outside its namespace).
+    const int pa = (na + G - 1) / G, pr = (nr + G - 1) / G;
+    const int passes = pa > pr ? (pa > 1 ? pa : 1) : (pr > 1 ? pr : 1);
     for (int p = 0; p < s.perspectives; ++p) {
       const std::int16_t* src = a.prev[p];
       for (int ka = 0, kr = 0, left = passes; left > 0; --left) {
