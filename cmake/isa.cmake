@@ -92,6 +92,13 @@ function(_nnuelab_isa_object isa ns flags emulated stem)
     # SIMDe's 256/512-bit types are plain vector types here; GCC warns that passing them
     # without AVX changes the ABI. They never cross this object's boundary (all inline).
     target_compile_options(${_target} PRIVATE -Wno-psabi)
+    # In the asan-ubsan preset (libFuzzer coverage on the whole library): no comparison
+    # tracing in the emulated kernels, whose SIMDe fallbacks are mostly loops over lanes
+    # (a callback per compare, guiding no fuzzer). The edge counters stay, so the fuzzers
+    # still see these kernels' paths.
+    if(CMAKE_CXX_FLAGS MATCHES "fuzzer-no-link")
+      target_compile_options(${_target} PRIVATE -fno-sanitize-coverage=trace-cmp)
+    endif()
   endif()
   set(NNUELAB_ISA_OBJECTS ${NNUELAB_ISA_OBJECTS} $<TARGET_OBJECTS:${_target}> PARENT_SCOPE)
 endfunction()
