@@ -28,6 +28,15 @@
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
 
+// GCC defines __SANITIZE_ADDRESS__ under ASan; clang (before 15) answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define NNUELAB_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NNUELAB_UNDER_ASAN 1
+#endif
+#endif
+
 namespace nnuelab::test {
 namespace {
 
@@ -265,14 +274,6 @@ TEST(Errors, LoaderChecksDeclaredSizesBeforeAllocating) {
       "tiny.nnue: feature transformer at byte offset 16400: truncated file: expected the feature transformer weights "
       "(369098752 bytes), only 0 bytes left";
   expect_error<workloads::NetError>([&] { workloads::parse_network(image, "tiny.nnue"); }, want);
-// GCC defines __SANITIZE_ADDRESS__ under ASan; clang (before 15) answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define NNUELAB_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NNUELAB_UNDER_ASAN 1
-#endif
-#endif
 #ifdef NNUELAB_UNDER_ASAN
   GTEST_SKIP() << "the address-space limit below cannot be applied under ASan (its shadow memory); the message is checked above";
 #endif

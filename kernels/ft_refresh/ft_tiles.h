@@ -392,8 +392,9 @@ struct UpdateGrouped {
     const int na = s.n_added, nr = s.n_removed;
     // Spelled out: std::max of an initializer_list is std::max_element, a template clang
     // keeps out of line (compiled with this ISA's flags, outside its namespace).
-    const int pa = (na + G - 1) / G, pr = (nr + G - 1) / G;
-    const int passes = pa > pr ? (pa > 1 ? pa : 1) : (pr > 1 ? pr : 1);
+    int passes = (na + G - 1) / G;
+    if ((nr + G - 1) / G > passes) passes = (nr + G - 1) / G;
+    if (passes < 1) passes = 1;
     for (int p = 0; p < s.perspectives; ++p) {
       const std::int16_t* src = a.prev[p];
       for (int ka = 0, kr = 0, left = passes; left > 0; --left) {
