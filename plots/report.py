@@ -34,7 +34,7 @@ CONTEXT_KEYS = [("nnuelab_cpu_model", "CPU"), ("nnuelab_cpu_features", "CPU feat
 
 
 def winners(rf):
-    """[(op, shape, density, winner, runner_up, ns, spread, speedup, pct_peak, variants)] per point:
+    """[(op, shape, density, winner, runner_up, ns, spread, best, speedup, pct_peak, variants)] per point:
     the fastest native variant (the scalar reference competes too)."""
     points = {}
     for r in rf:
@@ -49,7 +49,7 @@ def winners(rf):
         w = rs[0]
         rows.append(dict(op=op, shape=shape, density=density, winner=w.variant,
                          runner_up=f"{rs[1].variant} ({rs[1].time:.1f} ns)" if len(rs) > 1 else "",
-                         ns=w.time, spread=w.spread, speedup=rf.speedup(w), pct_peak=w.counter("pct_peak"),
+                         ns=w.time, spread=w.spread, best=w.best, speedup=rf.speedup(w), pct_peak=w.counter("pct_peak"),
                          n=len(rs)))
     kind_order = {"dense": 0, "chunk": 1, "byte": 2}
     rows.sort(key=lambda d: (d["op"], shape_key(d["shape"]), kind_order.get(d["density"].split(":")[0], 3), d["density"]))
@@ -160,15 +160,16 @@ def render_html(files, charts, sem, out_path):
     parts.append("<h2 id='winners'>Winners per op, shape and density</h2><p>The fastest native variant at each "
                  "point of the quick grid (dense, chunk 15%, byte 15%) and on real traces; every density of the "
                  "full grid is in the charts' CSV files. ns/call is the median of the repetitions; cv % is "
-                 "their spread (standard deviation over mean), blank for a run of one repetition "
-                 "(<code>./lab bench --repetitions N</code>).</p>")
+                 "their spread (standard deviation over mean) and min the fastest repetition (on a shared VM's slow "
+                 "spells noise only adds time, so min is the closest to the kernel's own cost), both blank for a "
+                 "run of one repetition (<code>./lab bench --repetitions N</code>).</p>")
     for f in files:
         parts.append(f"<h3>{esc(f.label)}</h3><table><tr><th>op</th><th>shape</th><th>density</th><th>fastest "
-                     "variant</th><th>ns/call</th><th>cv %</th><th>x ref</th><th>% peak</th><th>runner-up</th><th>variants</th></tr>")
+                     "variant</th><th>ns/call</th><th>cv %</th><th>min ns</th><th>x ref</th><th>% peak</th><th>runner-up</th><th>variants</th></tr>")
         for w in winners(f):
             parts.append(f"<tr><td>{esc(w['op'])}</td><td>{esc(w['shape'])}</td><td>{esc(w['density'])}</td>"
                          f"<td><code>{esc(w['winner'])}</code></td><td class='num'>{fmt(w['ns'], '.1f')}</td>"
-                         f"<td class='num'>{fmt(w['spread'], '.1f')}</td>"
+                         f"<td class='num'>{fmt(w['spread'], '.1f')}</td><td class='num'>{fmt(w['best'], '.1f')}</td>"
                          f"<td class='num'>{fmt(w['speedup'], '.1f')}</td><td class='num'>{fmt(w['pct_peak'], '.0f', '%')}</td>"
                          f"<td>{esc(w['runner_up'])}</td><td class='num'>{w['n']}</td></tr>")
         parts.append("</table>")
@@ -228,11 +229,11 @@ def render_md(files, charts, out_path):
     if notes:
         md += ["", "## Where sparse overtakes dense (affine)", ""] + [f"- {n}" for n in notes]
     for f in files:
-        md += ["", f"## Winners: {f.label}", "", "| op | shape | density | fastest variant | ns/call | cv % | x ref | % peak |",
-               "|---|---|---|---|---:|---:|---:|---:|"]
+        md += ["", f"## Winners: {f.label}", "", "| op | shape | density | fastest variant | ns/call | cv % | min ns | x ref | % peak |",
+               "|---|---|---|---|---:|---:|---:|---:|---:|"]
         for w in winners(f):
             md.append(f"| {w['op']} | {w['shape']} | {w['density']} | `{w['winner']}` | {fmt(w['ns'], '.1f')} | "
-                      f"{fmt(w['spread'], '.1f')} | {fmt(w['speedup'], '.1f')} | {fmt(w['pct_peak'], '.0f', '%')} |")
+                      f"{fmt(w['spread'], '.1f')} | {fmt(w['best'], '.1f')} | {fmt(w['speedup'], '.1f')} | {fmt(w['pct_peak'], '.0f', '%')} |")
     md += ["", "Charts: " + ", ".join(f"`{os.path.basename(c.png)}`" for c in charts), ""]
     with open(out_path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(md))

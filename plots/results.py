@@ -80,6 +80,13 @@ class Result:
         return statistics.median(self.times) if self.times else None
 
     @property
+    def best(self):
+        """The fastest repetition's ns per call, or None with fewer than two. On a machine
+        with slow spells (a shared VM: see README, "slow spells"), noise only adds time, so
+        this is the closest figure to the kernel's own cost; the median stays the headline."""
+        return min(self.times) if len(self.times) >= 2 else None
+
+    @property
     def spread(self):
         """The repetitions' coefficient of variation (sample standard deviation over mean,
         in %), or None with fewer than two (./lab bench --repetitions N gives N)."""

@@ -3,6 +3,7 @@
 
 Every row: the benchmark (op/isa/technique/shape/density), the median time per call, the
 spread of its repetitions (coefficient of variation, %; blank for a single run), the
+fastest repetition (blank for a single run), the
 effective int8 MAC rate for affine, and the speedup over the op's scalar reference at the
 same shape, measured in the same run. Standard library only; parsing is results.py's.
 """
@@ -19,7 +20,7 @@ def main(paths):
         ctx = rf.context
         print(f"\n{path}\nCPU: {ctx.get('nnuelab_cpu_model', '?')}  features: {ctx.get('nnuelab_cpu_features', '?')}"
               f"\ncompiler: {ctx.get('nnuelab_compiler', '?')}  grid: {ctx.get('nnuelab_grid', '?')}  date: {ctx.get('date', '?')}")
-        header = f"{'benchmark':58} {'ns/call':>10} {'cv %':>6} {'GMAC/s':>8} {'x ref':>7}"
+        header = f"{'benchmark':58} {'ns/call':>10} {'cv %':>6} {'min':>10} {'GMAC/s':>8} {'x ref':>7}"
         print(header)
         print("-" * len(header))
         for r in rf:
@@ -30,12 +31,13 @@ def main(paths):
                 continue
             t = r.time
             cv = f"{r.spread:6.1f}" if r.spread is not None else " " * 6
+            best = f"{r.best:10.1f}" if r.best is not None else " " * 10
             macs = r.counter("macs")
             gmacs = f"{macs / 1e9:8.1f}" if macs else " " * 8
             s = rf.speedup(r) if r.op else None
             speed = f"{s:7.1f}" if s else " " * 7
             label = " (emulated)" if r.label == "emulated" else ""
-            print(f"{r.name:58} {t:10.1f} {cv} {gmacs} {speed}{label}")
+            print(f"{r.name:58} {t:10.1f} {cv} {best} {gmacs} {speed}{label}")
 
 
 if __name__ == "__main__":

@@ -107,7 +107,8 @@ def bad_input(src):
 def spread(src):
     """A result of 3 repetitions (as ./lab bench --repetitions 3 writes it, aggregates
     included) and one of a single run: the table and report.md show the coefficient of
-    variation of the repetitions, computed here independently, and a blank for one run.
+    variation of the repetitions, computed here independently, and their fastest
+    repetition (min), and blanks for one run.
     The harness floor (floor/scalar/empty_call) is named in the report, not ranked."""
     import json
     reps = [2.0, 2.2, 2.5]
@@ -136,18 +137,18 @@ def spread(src):
         check(code == 0, f"summary.py exits 0 (got {code}; stderr: {err.strip()[-300:]})")
         rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("crelu")}
         avx2 = rows.get("crelu32/avx2/packs_shift_permute/32>>6/dense:100", [])
-        check(avx2[:2] == ["2.2", expected], f"summary.py: median 2.2 and cv {expected} (got {avx2})")
-        check(rows.get("crelu32/scalar/reference/32>>6/dense:100", [])[:2] == ["8.0", "0.0"],
-              "summary.py: equal repetitions have cv 0.0")
+        check(avx2[:3] == ["2.2", expected, "2.0"], f"summary.py: median 2.2, cv {expected}, min 2.0 (got {avx2})")
+        check(rows.get("crelu32/scalar/reference/32>>6/dense:100", [])[:3] == ["8.0", "0.0", "8.0"],
+              "summary.py: equal repetitions have cv 0.0 and min 8.0")
         single = rows.get("crelu16/avx2/packs_max_permute/32/dense:100", [])
-        check(single[:1] == ["3.0"] and len(single) == 1, f"summary.py: one run has no cv (got {single})")
+        check(single[:1] == ["3.0"] and len(single) == 1, f"summary.py: one run has no cv and no min (got {single})")
         page = os.path.join(tmp, "report", "report.html")
         code, out, err = run([os.path.join(src, "plots", "report.py"), "--out", page, path])
         check(code == 0, f"report.py exits 0 (got {code}; stderr: {err.strip()[-300:]})")
         md = os.path.join(tmp, "report", "report.md")
         text = open(md, encoding="utf-8").read() if os.path.isfile(md) else ""
-        check(f"| `crelu32/avx2/packs_shift_permute` | 2.2 | {expected} |" in text,
-              f"report.md: the winner's row has its cv {expected}")
+        check(f"| `crelu32/avx2/packs_shift_permute` | 2.2 | {expected} | 2.0 |" in text,
+              f"report.md: the winner's row has its cv {expected} and min 2.0")
         check("harness floor 1.0 ns per call" in text, "report.md: names the harness floor (floor/scalar/empty_call)")
         check("`floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
         page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
