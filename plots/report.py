@@ -124,6 +124,20 @@ figcaption { color: #3d4452; font-size: 14px; margin: 6px 0; }
 """
 
 
+def pools_text(files):
+    """How many distinct inputs the timed batches rotate through, from the files' context
+    (the harness writes nnuelab_sparse_pool_inputs and nnuelab_pool_inputs)."""
+    sizes = sorted({(f.context.get("nnuelab_sparse_pool_inputs"), f.context.get("nnuelab_pool_inputs")) for f in files})
+    texts = []
+    for sp, el in sizes:
+        if sp and el:
+            texts.append(f"{int(sp):,} distinct sparse activation vectors (affine, find_nnz, dot_u8i8) and "
+                         f"{int(el):,} distinct inputs for the other ops")
+        elif el:  # results written before the sparse pools had their own size: one pool for all
+            texts.append(f"{int(el):,} distinct inputs")
+    return "; ".join(texts) if texts else "a pool of distinct inputs"
+
+
 def render_html(files, charts, sem, out_path):
     esc = html.escape
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>nnuelab report</title>"
@@ -134,8 +148,8 @@ def render_html(files, charts, sem, out_path):
                                             for f in files) + "</p>",
              "<nav><a href='#crossovers'>Crossovers</a><a href='#winners'>Winners</a><a href='#charts'>Charts</a>"
              "<a href='#semantics'>Semantics</a><a href='#machines'>Machines</a></nav>",
-             "<p>Times are per kernel call, medians over repetitions, L1-hot inputs rotating through 1,024 distinct "
-             "inputs. <em>x ref</em> is the speedup over the op's scalar reference at the same shape, measured in the "
+             "<p>Times are per kernel call, medians over repetitions, L1-hot inputs rotating through "
+             + esc(pools_text(files)) + ". <em>x ref</em> is the speedup over the op's scalar reference at the same shape, measured in the "
              "same run; <em>% peak</em> is the useful int8 MAC rate as % of the ISA's measured peak. Emulated "
              "(SIMDe) variants are never shown as speed. The <em>harness floor</em> is the timed loop calling an empty "
              "kernel through a function pointer (32 elements): every time includes it, and at small shapes it is "

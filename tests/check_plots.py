@@ -132,7 +132,9 @@ def spread(src):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "reps.json")
         with open(path, "w") as f:
-            json.dump({"context": {"nnuelab_cpu_model": "test CPU", "date": "2026-11-24T00:00:00"}, "benchmarks": entries}, f)
+            json.dump({"context": {"nnuelab_cpu_model": "test CPU", "date": "2026-11-24T00:00:00",
+                                   "nnuelab_sparse_pool_inputs": "16384", "nnuelab_pool_inputs": "1024"},
+                       "benchmarks": entries}, f)
         code, out, err = run([os.path.join(src, "plots", "summary.py"), path])
         check(code == 0, f"summary.py exits 0 (got {code}; stderr: {err.strip()[-300:]})")
         rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("crelu")}
@@ -153,6 +155,8 @@ def spread(src):
         check("`floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
         page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
         check("harness floor 1.0 ns per call" in page_text, "report.html: names the harness floor")
+        check("16,384 distinct sparse activation vectors" in page_text and "1,024 distinct inputs for the other ops"
+              in page_text, "report.html: the input pools' sizes from the result's context")
 
 
 def main(argv):
