@@ -165,14 +165,22 @@ class ResultFile:
 
     def reference_time(self, r):
         """The op's scalar reference time at r's shape: at the same density when measured
-        there, else at any density (affine's reference is timed once, at dense inputs)."""
-        best = None
-        for x in self.results.values():
-            if x.op == r.op and x.shape == r.shape and x.is_reference and x.time:
-                if x.density == r.density:
-                    return x.time
-                best = best or x.time
-        return best
+        there, else at any density (affine's reference is timed once, at dense inputs). An
+        inlined form's shape (<shape>+inlined) has no reference of its own (the reference is
+        only ever called): it gets the reference's plain call at <shape>."""
+        shapes = [r.shape]
+        if r.shape and r.shape.endswith("+inlined"):
+            shapes.append(r.shape[: -len("+inlined")])
+        for shape in shapes:
+            best = None
+            for x in self.results.values():
+                if x.op == r.op and x.shape == shape and x.is_reference and x.time:
+                    if x.density == r.density:
+                        return x.time
+                    best = best or x.time
+            if best:
+                return best
+        return None
 
     def speedup(self, r):
         ref = self.reference_time(r)

@@ -121,6 +121,7 @@ def spread(src):
     for name, times in [("crelu32/scalar/reference/32>>6/dense:100", [8.0, 8.0, 8.0]),
                         ("crelu32/avx2/packs_shift_permute/32>>6/dense:100", reps),
                         ("crelu16/avx2/packs_max_permute/32/dense:100", [3.0]),
+                        ("crelu32/avx2/packs_shift_imm_lanes/32>>6+inlined/dense:100", [1.0, 1.0, 1.0]),
                         ("floor/scalar/empty_call/32>>6/dense:100", [0.9, 1.1, 1.0])]:
         full = name + "/manual_time"
         for i, t in enumerate(times):
@@ -142,6 +143,9 @@ def spread(src):
         check(avx2[:3] == ["2.2", expected, "2.0"], f"summary.py: median 2.2, cv {expected}, min 2.0 (got {avx2})")
         check(rows.get("crelu32/scalar/reference/32>>6/dense:100", [])[:3] == ["8.0", "0.0", "8.0"],
               "summary.py: equal repetitions have cv 0.0 and min 8.0")
+        inlined = rows.get("crelu32/avx2/packs_shift_imm_lanes/32>>6+inlined/dense:100", [])
+        check(inlined == ["1.0", "0.0", "1.0", "8.0"],
+              f"summary.py: an inlined form's x ref is against the reference's plain call, 8.0 / 1.0 (got {inlined})")
         single = rows.get("crelu16/avx2/packs_max_permute/32/dense:100", [])
         check(single[:1] == ["3.0"] and len(single) == 1, f"summary.py: one run has no cv and no min (got {single})")
         page = os.path.join(tmp, "report", "report.html")
