@@ -1,6 +1,9 @@
-// nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [--scrub=BRANCHES] [Google Benchmark flags]
+// nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [--scrub=BRANCHES] [--noise=SECONDS]
+//               [Google Benchmark flags]
 // Registers every op x variant x shape x density at run time from the registries, and
-// prints progress to stderr: [bench] done/total  elapsed  remaining.
+// prints progress to stderr: [bench] done/total  elapsed  remaining. Before the run, the
+// slow-spell probe (bench/noise_probe.h) runs for --noise seconds (default 1, 0 = off) and
+// its one-line summary goes into the result's context as nnuelab_noise.
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "bench/harness.h"
+#include "bench/noise_probe.h"
 #include "bench/register.h"
 
 namespace {
@@ -95,6 +99,7 @@ int main(int argc, char** argv) {
   // Our own flags first; everything else goes to Google Benchmark.
   int kept = 1;
   bool list_only = false;
+  double noise_seconds = 1;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--grid=full") == 0) {
       bench::set_grid(bench::Grid::kFull);
@@ -111,6 +116,13 @@ int main(int argc, char** argv) {
         return 2;
       }
       bench::set_scrub_branches(int(n));
+    } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
+      char* end = nullptr;
+      noise_seconds = std::strtod(argv[i] + 8, &end);
+      if (end == argv[i] + 8 || *end != '\0' || !(noise_seconds >= 0 && noise_seconds <= 600)) {
+        std::fprintf(stderr, "nnuelab_bench: bad %s (use --noise=SECONDS, 0..600; 0 = no probe)\n", argv[i]);
+        return 2;
+      }
     } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {
       char* end = nullptr;
       const double b = std::strtod(argv[i] + 9, &end);
@@ -135,6 +147,11 @@ int main(int argc, char** argv) {
     // line's total. (Google Benchmark keeps its flags internal; Initialize sets them.)
     if (!initialize(args, list_only ? nullptr : "--benchmark_list_tests=true")) return 2;
     bench::add_context();
+    if (!list_only && noise_seconds > 0) {
+      // How noisy the machine is right now (README, "Slow spells"): one line in the context.
+      if (const auto noise = bench::probe_noise(noise_seconds))
+        benchmark::AddCustomContext("nnuelab_noise", bench::noise_summary(*noise));
+    }
     bench::register_affine();
     bench::register_activations();
     bench::register_find_nnz();

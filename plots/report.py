@@ -30,6 +30,7 @@ CONTEXT_KEYS = [("nnuelab_cpu_model", "CPU"), ("nnuelab_cpu_features", "CPU feat
                 ("num_cpus", "logical CPUs"), ("mhz_per_cpu", "MHz (reported)"), ("nnuelab_compiler", "compiler"),
                 ("nnuelab_build_type", "build type"), ("nnuelab_cxx_flags", "C++ flags"),
                 ("nnuelab_grid", "grid"), ("nnuelab_timing", "timing"), ("nnuelab_pool_inputs", "distinct inputs"),
+                ("nnuelab_noise", "slow spells (probe before the run)"),
                 ("library_build_type", "Google Benchmark library build"), ("date", "date")]
 
 
@@ -237,7 +238,8 @@ def render_md(files, charts, out_path):
     md = ["# nnuelab benchmark summary", ""]
     for f in files:
         floor = f"; harness floor {f.call_floor:.1f} ns per call" if f.call_floor else ""
-        md.append(f"- **{f.label}**: {f.compiler}, {f.date}, grid {f.context.get('nnuelab_grid', '?')}{floor} "
+        noise = f"; slow spells: {f.context['nnuelab_noise']}" if f.context.get("nnuelab_noise") else ""
+        md.append(f"- **{f.label}**: {f.compiler}, {f.date}, grid {f.context.get('nnuelab_grid', '?')}{floor}{noise} "
                   f"(`{f.path}`)")
     notes = [n for c in charts for n in c.notes]
     if notes:

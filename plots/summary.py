@@ -20,6 +20,8 @@ def main(paths):
         ctx = rf.context
         print(f"\n{path}\nCPU: {ctx.get('nnuelab_cpu_model', '?')}  features: {ctx.get('nnuelab_cpu_features', '?')}"
               f"\ncompiler: {ctx.get('nnuelab_compiler', '?')}  grid: {ctx.get('nnuelab_grid', '?')}  date: {ctx.get('date', '?')}")
+        if ctx.get("nnuelab_noise"):  # the slow-spell probe before the run (bench/noise_probe.h)
+            print(f"noise: {ctx['nnuelab_noise']}")
         header = f"{'benchmark':58} {'ns/call':>10} {'cv %':>6} {'min':>10} {'GMAC/s':>8} {'x ref':>7}"
         print(header)
         print("-" * len(header))

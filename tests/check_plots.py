@@ -134,12 +134,15 @@ def spread(src):
         path = os.path.join(tmp, "reps.json")
         with open(path, "w") as f:
             json.dump({"context": {"nnuelab_cpu_model": "test CPU", "date": "2026-11-24T00:00:00",
-                                   "nnuelab_sparse_pool_inputs": "16384", "nnuelab_pool_inputs": "1024"},
+                                   "nnuelab_sparse_pool_inputs": "16384", "nnuelab_pool_inputs": "1024",
+                                   "nnuelab_noise": "12.5% of 800 samples slow over 1.0 s (test probe)"},
                        "benchmarks": entries}, f)
         code, out, err = run([os.path.join(src, "plots", "summary.py"), path])
         check(code == 0, f"summary.py exits 0 (got {code}; stderr: {err.strip()[-300:]})")
         rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith("crelu")}
         avx2 = rows.get("crelu32/avx2/packs_shift_permute/32>>6/dense:100", [])
+        check("noise: 12.5% of 800 samples slow over 1.0 s (test probe)" in out,
+              "summary.py: prints the run's slow-spell probe (nnuelab_noise)")
         check(avx2[:3] == ["2.2", expected, "2.0"], f"summary.py: median 2.2, cv {expected}, min 2.0 (got {avx2})")
         check(rows.get("crelu32/scalar/reference/32>>6/dense:100", [])[:3] == ["8.0", "0.0", "8.0"],
               "summary.py: equal repetitions have cv 0.0 and min 8.0")
@@ -159,6 +162,8 @@ def spread(src):
         check("`floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
         page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
         check("harness floor 1.0 ns per call" in page_text, "report.html: names the harness floor")
+        check("12.5% of 800 samples slow over 1.0 s (test probe)" in page_text and "slow spells: 12.5% of 800" in text,
+              "report.html and report.md: the run's slow-spell probe")
         check("16,384 distinct sparse activation vectors" in page_text and "1,024 distinct inputs for the other ops"
               in page_text, "report.html: the input pools' sizes from the result's context")
 

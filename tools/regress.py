@@ -329,6 +329,8 @@ def cmd_timing(a):
                       if (k.split("/")[0], k.split("/")[3]) in refs}
 
     meds, now_ratio = ratios(data)
+    if data["context"].get("nnuelab_noise"):  # the slow-spell probe the bench ran first
+        print(f"timing: machine noise before the run: {data['context']['nnuelab_noise']}")
     base_ratio = {}
     if os.path.exists(a.baseline):
         with open(a.baseline) as f:
