@@ -24,7 +24,7 @@ void run(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8
          std::uint64_t* bits = nullptr);
 
 // The inlined form (Variant::run_many): `count` calls back to back, call c reading
-// input + c * n and writing output + c * n, (*_bits) bits + c * nnz_(*_bits) bitset_words(n);
+// input + c * n and writing output + c * n (and, *_bits, bits + c * nnz_bitset_words(n));
 // the same checks as run, and count >= 0. Every sqr_crelu32 variant has it.
 void run_many(const Variant& v, const Shape& s, const std::int32_t* input, std::uint8_t* output, std::uint64_t* bits,
               int count);
