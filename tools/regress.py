@@ -6,9 +6,10 @@
       with the baseline: exit 1 when any case grew by more than PCT (default 2), naming it
   regress.py update --binary B [--baseline F]       rewrite the baseline from this tree
   regress.py repeat --binary B [--filter REGEX]     two runs must give identical counts
-  regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F] [--out F]
+  regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F] [--out F] [--update-baseline]
       the same cases timed interleaved, pinned, 9 repetitions; compare.py (U test) against
       the time baseline; ratios to the scalar reference. Never fails (exit 0).
+      --update-baseline: then writes this run to the baseline, in its compact form.
 
 Exit 77 (CTest's skip) when valgrind is not installed: the gate never passes silently.
 """
@@ -267,9 +268,53 @@ def median(xs):
     return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else float("nan")
 
 
+# The committed time baseline keeps, per benchmark, its repetitions' times and nothing else:
+# Google Benchmark's JSON repeats the long name and every field for each repetition (1 MB
+# for the gate's 499 cases x 9; this form is about a tenth of it). compare.py reads only
+# Google Benchmark's JSON, which expand_timing rebuilds in a temporary file.
+BASELINE_FORMAT = "nnuelab-timing-baseline/1"
+
+
+def compact_timing(data):
+    times = {}
+    for b in data["benchmarks"]:
+        if b.get("run_type") == "iteration" and not b.get("error_occurred"):
+            if b.get("time_unit", "ns") != "ns":
+                die(f"timing: {b['name']} is in {b['time_unit']}, the baseline holds ns")
+            times.setdefault(b["name"], []).append(b["real_time"])
+    return {"format": BASELINE_FORMAT, "context": data.get("context", {}), "time_unit": "ns", "real_time": times}
+
+
+def write_compact_timing(data, path):
+    c = compact_timing(data)
+    with open(path, "w") as f:
+        f.write('{"format": ' + json.dumps(c["format"]) + ',\n"context": ' + json.dumps(c["context"]) +
+                ',\n"time_unit": "ns",\n"real_time": {\n')
+        f.write(",\n".join(json.dumps(k) + ": " + json.dumps(v) for k, v in sorted(c["real_time"].items())))
+        f.write("\n}}\n")
+
+
+def expand_timing(data):
+    """Google Benchmark's JSON of a result in either form: the repetitions as iteration rows and
+    their median as an aggregate row. Both sides given to compare.py go through it, with
+    cpu_time = real_time: these benchmarks time manually, and their CPU time would count the
+    staging outside the clock."""
+    if data.get("format") != BASELINE_FORMAT:
+        data = compact_timing(data)
+    rows = []
+    for name, ts in sorted(data["real_time"].items()):
+        row = {"name": name, "run_type": "iteration", "repetitions": len(ts), "iterations": 1, "time_unit": "ns"}
+        rows += [dict(row, real_time=t, cpu_time=t) for t in ts]
+        m = median(ts)
+        rows.append(dict(row, name=name + "_median", run_type="aggregate", aggregate_name="median",
+                         real_time=m, cpu_time=m))
+    return {"context": data["context"], "benchmarks": rows}
+
+
 def slim(path):
-    """Keeps what compare.py and the ratios read (the baseline goes into git): per benchmark
-    its repetitions (the U test's samples) and their median, times to 5 significant digits."""
+    """Rewrites a run's JSON (results/<host>-timing.json) with what compare.py and the ratios
+    read: per benchmark its repetitions (the U test's samples) and their median, times to 5
+    significant digits. The committed baseline is smaller still (compact_timing)."""
     with open(path) as f:
         data = json.load(f)
     keep = ("name", "run_type", "aggregate_name", "repetitions", "iterations", "real_time", "cpu_time",
@@ -293,8 +338,10 @@ def slim(path):
     return {"context": ctx, "benchmarks": rows}
 
 
+COMPARE_PY = "/usr/share/benchmark/compare.py"
+
+
 def cmd_timing(a):
-    compare_py = "/usr/share/benchmark/compare.py"
     names = bench_names(a.bench, a.binary, a.filter)
     if not names:
         print("timing: no benchmarks match the gate's cases")
@@ -331,10 +378,11 @@ def cmd_timing(a):
     meds, now_ratio = ratios(data)
     if data["context"].get("nnuelab_noise"):  # the slow-spell probe the bench ran first
         print(f"timing: machine noise before the run: {data['context']['nnuelab_noise']}")
-    base_ratio = {}
+    base_ratio, base = {}, None
     if os.path.exists(a.baseline):
         with open(a.baseline) as f:
-            base_ratio = ratios(json.load(f))[1]
+            base = expand_timing(json.load(f))
+        base_ratio = ratios(base)[1]
     w = max(len(k) for k in meds)
     print(f"\n{'benchmark (median of ' + str(a.repetitions) + ')':<{w}}  {'ns':>9}  {'/ ref':>7}  "
           f"{'baseline':>8}  {'change':>7}")
@@ -347,20 +395,35 @@ def cmd_timing(a):
     print("(/ ref: time over the op's scalar reference at the same shape, measured in this process; "
           "baseline: that ratio in the time baseline)")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
-    if not os.path.exists(a.baseline):
+    try:
+        return compare_timing(a, base, data)
+    finally:
+        if a.update_baseline:
+            write_compact_timing(data, a.baseline)
+            print(f"timing: wrote the time baseline {os.path.relpath(a.baseline, ROOT)} from this run "
+                  f"({os.path.getsize(a.baseline):,} bytes): commit it with the reason")
+
+
+def compare_timing(a, base, data):
+    if base is None:
         print(f"timing: NO time baseline at {a.baseline}: nothing to compare (to create one: "
               f"./lab regress --timing --update-timing)")
         return 0
-    if not os.path.exists(compare_py):
-        print(f"timing: {compare_py} is missing (Debian: apt-get install libbenchmark-tools): no U test")
+    if not os.path.exists(COMPARE_PY):
+        print(f"timing: {COMPARE_PY} is missing (Debian: apt-get install libbenchmark-tools): no U test")
         return 0
     print(f"timing: compare.py against {os.path.relpath(a.baseline, ROOT)} "
           f"(Time/CPU: relative change, negative = faster; U test p-values on the _pvalue rows; "
           f"wall time on a shared machine: information, never a failure)\n", flush=True)
     with tempfile.TemporaryDirectory(prefix="nnuelab-timing-") as d:
         dump = os.path.join(d, "diff.json")
-        q = subprocess.run(["/usr/bin/python3", compare_py, "--no-color", "-a", "-d", dump, "benchmarks",
-                            a.baseline, a.out], capture_output=True, text=True)
+        sides = []
+        for side, result in (("baseline", base), ("now", expand_timing(data))):
+            sides.append(os.path.join(d, side + ".json"))
+            with open(sides[-1], "w") as f:
+                json.dump(result, f)
+        q = subprocess.run(["/usr/bin/python3", COMPARE_PY, "--no-color", "-a", "-d", dump, "benchmarks",
+                            *sides], capture_output=True, text=True)
         sys.stdout.write(q.stdout)
         if q.returncode != 0:
             print(f"timing: compare.py failed (exit {q.returncode}): {q.stderr[-2000:]}")
@@ -408,6 +471,8 @@ def main():
                     help="check: exit 77 (skip) when compiler, flags or valgrind differ from the baseline's")
     ap.add_argument("--alpha", type=float, default=0.05, help="timing: U test significance level")
     ap.add_argument("--cpu", type=int, default=1, help="timing: the CPU taskset pins to")
+    ap.add_argument("--update-baseline", action="store_true",
+                    help="timing: write this run to the baseline afterwards (compact form)")
     a = ap.parse_args()
     if a.command == "timing":
         a.baseline = a.baseline or os.path.join(ROOT, "results", "baseline-timing.json")
