@@ -55,25 +55,13 @@ NNUELAB_FIND_NNZ_INLINE int lsb(const std::uint8_t* in, int n_elements, std::uin
 
 template <Form F, Lut L>
 NNUELAB_FIND_NNZ_INLINE int lut(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
-  LutAppender<L> append{out};
-  if constexpr (F == Form::kBytes) {
-    for_each_group<F, Test::kUnsigned, 32>(in, n_elements, ne_bytes, append);
+  if constexpr (F == Form::kChunks) {
+    return lut_chunks_by32<L>(in, n_elements, out, ne_chunks);  // 4 registers a step
   } else {
-    // Four registers (32 chunks) per step, their four masks first, then their four table
-    // rows: fewer loop instructions per row (12-30% faster, A/B 2026-11-25). The affine
-    // kernels' own list keeps one register per step: kernels/common/nnz_x86.h says why.
-    // The rest, 8 chunks at a time, then the tail.
-    int e = 0;
-    for (; n_elements - e >= 32; e += 32) {
-      unsigned b[4];
-      NNUELAB_UNROLL
-      for (int k = 0; k < 4; ++k) b[k] = ne_chunks(in, e + 8 * k);
-      NNUELAB_UNROLL
-      for (int k = 0; k < 4; ++k) append(b[k], 8);
-    }
-    for_each_group<F, Test::kUnsigned, 8>(in + 4 * e, n_elements - e, ne_chunks, append);
+    LutAppender<L> append{out};
+    for_each_group<F, Test::kUnsigned, 32>(in, n_elements, ne_bytes, append);
+    return append.count();
   }
-  return append.count();
 }
 
 template <Lut L>

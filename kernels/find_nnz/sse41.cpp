@@ -24,12 +24,14 @@ constexpr auto mask8_chunks = [](const std::uint8_t* in, int e) {
 
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int lut8_count(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
-  LutAppender<Lut::k8Counted> append{out};
-  if constexpr (F == Form::kBytes)
+  // Chunks: 32 a step (eight registers, four table rows), as on AVX2.
+  if constexpr (F == Form::kChunks) {
+    return lut_chunks_by32<Lut::k8Counted>(in, n_elements, out, mask8_chunks);
+  } else {
+    LutAppender<Lut::k8Counted> append{out};
     for_each_group<F, Test::kUnsigned, 16>(in, n_elements, mask16_bytes, append);
-  else
-    for_each_group<F, Test::kUnsigned, 8>(in, n_elements, mask8_chunks, append);
-  return append.count();
+    return append.count();
+  }
 }
 
 }  // namespace
