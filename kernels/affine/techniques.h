@@ -215,6 +215,21 @@ struct BlockedBase {
   static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_tiles4(p, w, b); }
 };
 
+// Accumulator sets a one-slab dense kernel of R registers takes: 1 for maddubs+madd (only
+// the add is on the chain), else enough that R * K >= 8 VNNI chains are in flight, within
+// half the register file (V::kDotInChain: kernels/common/avx512.h, avxvnni.h).
+template <class V>
+constexpr int chain_sets(int regs) {
+  if constexpr (requires { V::kDotInChain; }) {
+    const int budget = (V::kBytes == 64 ? 32 : 16) / 2;
+    int k = 1;
+    while (regs * k < 8 && regs * (k + 1) <= budget) ++k;
+    return k;
+  } else {
+    return 1;
+  }
+}
+
 // dense_blocked4: every chunk, no horizontal sums.
 template <class V>
 struct DenseBlocked4 : BlockedBase<V> {
@@ -223,14 +238,20 @@ struct DenseBlocked4 : BlockedBase<V> {
     // The hidden layers' widths in one slab get the compile-time tile stride and skip the
     // slab dispatch, as SparseBlocked4::dots does (a 64x32 call is only ~16 chunks, so the
     // dispatch and the runtime stride were a fifth of its instructions).
+    // With a VNNI dot the whole vpdpbusd is on each accumulator's chain, so one set of
+    // 1-2 zmm (2-4 ymm) accumulators waited on its latency: avx512vnni 64x32 took 27.6 ns
+    // on a Cascade Lake VM, 24% of its peak, no faster than avx512bw's maddubs+madd (28.1).
+    // There the slab takes K sets, so that R * K >= 8 chains are in flight.
     constexpr int L = V::kBytes / 4, kMaxOne = V::kBytes == 16 ? 4 : 8;
+    constexpr int R16 = 16 % L == 0 ? 16 / L : 1, R32 = 32 % L == 0 ? 32 / L : 1;
+    constexpr int K16 = chain_sets<V>(R16), K32 = chain_sets<V>(R32);
     const auto* tiles = static_cast<const std::int8_t*>(p.blocks.slot[0].data);
     const auto* bias = static_cast<const std::int32_t*>(p.blocks.slot[1].data);
     const int chunks = p.shape.in / 4;
-    if (p.shape.out == 16 && 16 % L == 0 && 16 / L <= kMaxOne)
-      blocked_slab<V, (16 % L == 0 ? 16 / L : 1), 1, true, true>(tiles, 16, 0, bias, input, nullptr, chunks, output);
-    else if (p.shape.out == 32 && 32 % L == 0 && 32 / L <= kMaxOne)
-      blocked_slab<V, (32 % L == 0 ? 32 / L : 1), 1, true, true>(tiles, 32, 0, bias, input, nullptr, chunks, output);
+    if (p.shape.out == 16 && 16 % L == 0 && R16 <= kMaxOne)
+      blocked_slab<V, R16, K16, true, true>(tiles, 16, 0, bias, input, nullptr, chunks, output);
+    else if (p.shape.out == 32 && 32 % L == 0 && R32 <= kMaxOne)
+      blocked_slab<V, R32, K32, true, true>(tiles, 32, 0, bias, input, nullptr, chunks, output);
     else
       blocked_all<V, 1, true>(p, input, nullptr, chunks, output);
   }
