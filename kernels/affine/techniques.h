@@ -239,7 +239,7 @@ struct DenseBlocked4 : BlockedBase<V> {
     // slab dispatch, as SparseBlocked4::dots does (a 64x32 call is only ~16 chunks, so the
     // dispatch and the runtime stride were a fifth of its instructions).
     // With a VNNI dot the whole vpdpbusd is on each accumulator's chain, so one set of
-    // 1-2 zmm (2-4 ymm) accumulators waited on its latency: avx512vnni 64x32 took 27.6 ns
+    // 1-2 zmm (2-4 ymm) accumulators waited on its latency: avx512vnni 64x32 took 27.5 ns
     // on a Cascade Lake VM, 24% of its peak, no faster than avx512bw's maddubs+madd (28.1).
     // There the slab takes K sets, so that R * K >= 8 chains are in flight.
     constexpr int L = V::kBytes / 4, kMaxOne = V::kBytes == 16 ? 4 : 8;
