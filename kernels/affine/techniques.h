@@ -102,6 +102,11 @@ struct Dot1 {
 // (a shift, where the row stride out * 4 costs an imul per chunk, on a port the
 // multiplies also use). The chunk index is a size_t: the broadcast's address is then one
 // scaled addressing mode (an int index cost GCC 12 a lea and an and per chunk).
+// Accumulator registers a slab may hold: half the register file (16 ymm/xmm, 32 zmm),
+// the rest left to the broadcast input, the tiles and the compiler.
+template <class V>
+inline constexpr int kAccBudget = (V::kBytes == 64 ? 32 : 16) / 2;
+
 template <class V, int R, int K, bool kDense, bool kOneSlab = false>
 inline void blocked_slab(const std::int8_t* tiles, int out, int first, const std::int32_t* bias,
                          const std::uint8_t* input, const std::uint16_t* idx, int count, std::int32_t* output) {
@@ -195,7 +200,7 @@ struct BlockedSlab {
 template <class V, int K, bool kDense>
 inline void blocked_all(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
                         std::int32_t* output) {
-  constexpr int kBudget = (V::kBytes == 64 ? 32 : 16) / 2;
+  constexpr int kBudget = kAccBudget<V>;
   for_each_slab<V, kBudget / K, BlockedSlab<V, K, kDense>>(
       p.shape.out, static_cast<const std::int8_t*>(p.blocks.slot[0].data), p.shape.out,
       static_cast<const std::int32_t*>(p.blocks.slot[1].data), input, idx, count, output);
@@ -217,13 +222,12 @@ struct BlockedBase {
 
 // Accumulator sets a one-slab dense kernel of R registers takes: 1 for maddubs+madd (only
 // the add is on the chain), else enough that R * K >= 8 VNNI chains are in flight, within
-// half the register file (V::kDotInChain: kernels/common/avx512.h, avxvnni.h).
+// kAccBudget (V::kDotInChain: kernels/common/avx512.h, avxvnni.h).
 template <class V>
 constexpr int chain_sets(int regs) {
   if constexpr (requires { V::kDotInChain; }) {
-    const int budget = (V::kBytes == 64 ? 32 : 16) / 2;
     int k = 1;
-    while (regs * k < 8 && regs * (k + 1) <= budget) ++k;
+    while (regs * k < 8 && regs * (k + 1) <= kAccBudget<V>) ++k;
     return k;
   } else {
     return 1;
@@ -342,7 +346,7 @@ template <class V, int R, int K, bool kOneSlab>
 
 template <class V, int K>
 struct SparseBitset : BlockedBase<V> {
-  static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2 / K;  // accumulators <= half the file
+  static constexpr int kMaxRegs = kAccBudget<V> / K;
   static const char* supports(const Shape& s) { return SparseBlocked4<V, nnz::Lsb, K>::supports(s); }
   // One slab of R registers from `first`; kOneSlab: it covers every output, so the tile
   // stride is the compile-time R * kBytes.
@@ -534,7 +538,7 @@ struct X2Slab {
 template <class V, int G = 2>
 struct X2Base : BlockedBase<V> {
   static constexpr int L = V::kBytes / 4;
-  static constexpr int kMaxRegs = (V::kBytes == 64 ? 32 : 16) / 2;  // accumulators <= half the file
+  static constexpr int kMaxRegs = kAccBudget<V>;
   static void prepare(const Canonical& c, Packed& p) { pack_tiles4_x2(c, p, G); }
   static void unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { unpack_tiles4_x2(p, w, b); }
   // The dense SSE walk takes slabs of at most 4 xmm: with 8 accumulators GCC 12 spilled
@@ -866,7 +870,7 @@ struct SparseBso {
 template <class V, class Nnz, int K>
 struct SparseBlocked4Pipe : BlockedBase<V> {
   static constexpr int L = V::kBytes / 4;
-  static constexpr int kBudget = (V::kBytes == 64 ? 32 : 16) / 2;
+  static constexpr int kBudget = kAccBudget<V>;
   static const char* supports(const Shape& s) {
     if (const char* why = SparseBlocked4<V, Nnz, K>::supports(s)) return why;
     return (s.out / L) * K > kBudget ? "needs every output in registers: out / lanes * sets <= half the registers"
