@@ -54,12 +54,17 @@ endif()
 # instruction longer as well but clear of the boundary, got 8% faster.
 # With this option the assembler keeps every jump clear of the boundaries (prefixes
 # first, nops where none fit), in every object of the build, the benchmark harness's
-# timing loops included. Off by default: the padding costs nops on every core (the gate
-# counted +2-4% instructions per call on the small activation calls) and the lab's
-# reference machine is a Zen 3.
-# Turn it on (-DNNUELAB_JCC_ALIGN=ON) on a Skylake-family Intel CPU when comparing
-# variants, or to tell a layout artifact from a kernel's own cost.
-option(NNUELAB_JCC_ALIGN "x86: keep jumps off 32-byte boundaries (Intel JCC erratum)" OFF)
+# timing loops included.
+# On by default since 2026-11-27: on the same VM an edit that kept the sparse kernels'
+# tile addresses in base registers (kernels/common/isa.h, in_register) made most AVX2
+# sparse calls 3-15% faster, but without this option the 16-output loops of lut_acc1 and
+# lut_x2 drew boundary jumps again and lost 6-15%; with it all but one gained 3-18%
+# (README, Cascade Lake findings). A lab that compares variants cannot let an unrelated
+# edit move a variant by 15% on a whole family of Intel cores. The cost is padding: the
+# gate counts +2-4% instructions per call on the small activation calls, and prefixes or
+# nops on AMD cores, which do not have the erratum. -DNNUELAB_JCC_ALIGN=OFF turns it off
+# (the benchmark context's nnuelab_cxx_flags says which build a result came from).
+option(NNUELAB_JCC_ALIGN "x86: keep jumps off 32-byte boundaries (Intel JCC erratum)" ON)
 if(NNUELAB_JCC_ALIGN AND NNUELAB_ARCH STREQUAL "x86")
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
     set(_jcc_flag -mbranches-within-32B-boundaries)

@@ -64,4 +64,22 @@ template <int D>
   static_assert(D > 0, "a positive divisor");
   return int(unsigned(n) / unsigned(D));
 }
+
+// Returns p, after which the compiler no longer knows how p was computed: an address
+// formed from it is [p + constant], never [base + index * scale]. Why that matters: Intel
+// cores (Sandy Bridge through at least Cascade Lake) split a VEX instruction that both
+// computes and loads through an indexed address (vpmullw ymm, ymm, [rsi + rax*2]) back into
+// two uops at issue ("unlamination"), so a streaming loop of such instructions issues up
+// to a third more uops than it has and the 4-wide front end becomes its limit. AMD cores
+// keep them fused either way, and so does Intel for the legacy SSE encoding of a
+// two-operand op (paddb xmm, [base + index]), so the barrier is there only in VEX builds
+// (__AVX__; not the SIMDe-emulated ones). The cost is a pointer increment per stream per
+// iteration where one shared index would do. An empty asm statement: no instruction.
+template <class T>
+[[gnu::always_inline]] inline T* in_register(T* p) {
+#if defined(__AVX__) && !NNUELAB_EMULATED
+  asm("" : "+r"(p));
+#endif
+  return p;
+}
 }  // namespace nnuelab::NNUELAB_ISA_NS

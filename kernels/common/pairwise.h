@@ -96,15 +96,28 @@ struct V512 {
 // ---- uint8 -> uint8: avg / max of the two halves ----------------------------------------
 enum class ByteOp { kAvg, kMax };
 
+template <class V, ByteOp op>
+[[gnu::always_inline]] inline void byte_step(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* out) {
+  const auto x = V::load(a), y = V::load(b);
+  // avg_epu8 forms the 9-bit sum inside the instruction: (x + y + 1) >> 1 with no wrap.
+  V::store(out, op == ByteOp::kAvg ? V::avg_u8(x, y) : V::max_u8(x, y));
+}
+
 // Needs (n / 2) % V::kBytes == 0.
 template <class V, ByteOp op>
 inline void bytes_pairwise(const std::uint8_t* in, int n, std::uint8_t* out) {
   const int h = div_nonneg<2>(n);  // n >= 0 (supports)
-  for (int i = 0; i < h; i += V::kBytes) {
-    const auto a = V::load(in + i), b = V::load(in + h + i);
-    // avg_epu8 forms the 9-bit sum inside the instruction: (a + b + 1) >> 1 with no wrap.
-    V::store(out + i, op == ByteOp::kAvg ? V::avg_u8(a, b) : V::max_u8(a, b));
+  const std::uint8_t* a = in;
+  const std::uint8_t* b = in + h;
+  // Two steps per iteration through three pointers of their own and a count (see
+  // words_pairwise below).
+  for (int pairs = int(unsigned(h) / (2 * V::kBytes)); pairs > 0;
+       --pairs, a += 2 * V::kBytes, b += 2 * V::kBytes, out += 2 * V::kBytes) {
+    a = in_register(a), b = in_register(b), out = in_register(out);
+    byte_step<V, op>(a, b, out);
+    byte_step<V, op>(a + V::kBytes, b + V::kBytes, out + V::kBytes);
   }
+  if (a != in + h) byte_step<V, op>(a, b, out);
 }
 
 // ---- int16 -> uint8: products of the two halves ------------------------------------------
@@ -157,28 +170,43 @@ inline void words_pairwise(const std::int16_t* in, int n, std::uint8_t* out, std
   const int h = div_nonneg<2>(n);  // n >= 0 (supports)
   const std::int16_t* a = in;
   const std::int16_t* b = in + h;
-  int i = 0;
+  const std::int16_t* const end = b;
+  // The two halves and the output advance as three pointers of their own (in_register),
+  // not as one index shared by three bases: every load and store is then [pointer +
+  // constant], which Intel cores keep micro-fused with the vpmullw / vpmaxsw that reads it
+  // (an indexed address is split back into two uops at issue). Pool_product2 2x1024 on
+  // AVX2, a Cascade Lake VM, rdtsc probe: 144 TSC ticks per call with the shared index,
+  // 134 with pointers, 116 with pointers and two steps per iteration (the form below),
+  // 122 with four. The loops count iterations in a register of their own: comparing the
+  // moving pointer with the end cost a copy and a subtraction more per iteration.
   if constexpr (kBits) {
     // One bitset word is 64 chunks = 256 output bytes = kSteps steps; with a constant trip
     // count the compiler unrolls the steps and every shift is an immediate.
     constexpr int kSteps = 256 / V::kBytes, kChunks = V::kBytes / 4;
-    for (; i + 256 <= h; i += 256) {
+    for (int words = int(unsigned(h) / 256); words > 0; --words, a += 256, b += 256, out += 256) {
+      a = in_register(a), b = in_register(b), out = in_register(out);
       std::uint64_t zeros = 0;
       for (int k = 0; k < kSteps; ++k)
-        zeros |= std::uint64_t(V::zero_chunks(product_step<V, p, unlace>(a + i + k * V::kBytes, b + i + k * V::kBytes,
-                                                                          out + i + k * V::kBytes)))
+        zeros |= std::uint64_t(V::zero_chunks(product_step<V, p, unlace>(a + k * V::kBytes, b + k * V::kBytes,
+                                                                          out + k * V::kBytes)))
                  << (k * kChunks);
       *bits++ = ~zeros;
     }
-    if (i < h) {  // a last, partial word: the bits past the last chunk stay zero
+    if (a != end) {  // a last, partial word: the bits past the last chunk stay zero
       std::uint64_t zeros = 0;
       int filled = 0;
-      for (; i < h; i += V::kBytes, filled += kChunks)
-        zeros |= std::uint64_t(V::zero_chunks(product_step<V, p, unlace>(a + i, b + i, out + i))) << filled;
+      for (; a != end; a += V::kBytes, b += V::kBytes, out += V::kBytes, filled += kChunks)
+        zeros |= std::uint64_t(V::zero_chunks(product_step<V, p, unlace>(a, b, out))) << filled;
       *bits = ~zeros & ((std::uint64_t(1) << filled) - 1);  // filled < 64 here
     }
   } else {
-    for (; i < h; i += V::kBytes) product_step<V, p, unlace>(a + i, b + i, out + i);
+    for (int pairs = int(unsigned(h) / (2 * V::kBytes)); pairs > 0;
+         --pairs, a += 2 * V::kBytes, b += 2 * V::kBytes, out += 2 * V::kBytes) {
+      a = in_register(a), b = in_register(b), out = in_register(out);
+      product_step<V, p, unlace>(a, b, out);
+      product_step<V, p, unlace>(a + V::kBytes, b + V::kBytes, out + V::kBytes);
+    }
+    if (a != end) product_step<V, p, unlace>(a, b, out);
   }
 }
 
