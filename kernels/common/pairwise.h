@@ -174,7 +174,7 @@ inline void words_pairwise(const std::int16_t* in, int n, std::uint8_t* out, std
   // The two halves and the output advance as three pointers of their own (in_register),
   // not as one index shared by three bases: every load and store is then [pointer +
   // constant], which Intel cores keep micro-fused with the vpmullw / vpmaxsw that reads it
-  // (an indexed address is split back into two uops at issue). Pool_product2 2x1024 on
+  // (an indexed address is split back into two uops at issue). pool_product2 2x1024 on
   // AVX2, a Cascade Lake VM, rdtsc probe: 144 TSC ticks per call with the shared index,
   // 134 with pointers, 116 with pointers and two steps per iteration (the form below),
   // 122 with four. The loops count iterations in a register of their own: comparing the
