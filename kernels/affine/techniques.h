@@ -108,11 +108,10 @@ template <class V>
 inline constexpr int kAccBudget = (V::kBytes == 64 ? 32 : 16) / 2;
 
 // The tiles of chunk c: base + c * stride. kPin (the sparse walks): kept in a register of
-// its own (in_register, kernels/common/isa.h), so the R tile loads after it are [t + r *
-// kBytes]. Left to the compiler, a sparse walk folded c * stride into every load as an
-// index register, and Intel cores split each such load + dot (vpmaddubsw ymm, ymm, [base +
-// index]) back into two uops at issue: with R = 4 tile registers, four extra uops per chunk
-// on a 4-wide front end. Pinned, the address costs one add per chunk. The dense walks
+// its own (in_register: kernels/common/isa.h says what Intel does with indexed addresses),
+// so the R tile loads after it are [t + r * kBytes]. Left to the compiler, a sparse walk
+// folded c * stride into every load as an index register: with R = 4 tile registers, four
+// extra uops per chunk on Intel. Pinned, the address costs one add per chunk. The dense walks
 // pass kPin false: blocked_slab's dense loop already steps a pointer of its own, and in
 // the x2 dense walk a pinned tile pointer cost 4-18% more instructions per call (the
 // gate) for no time measured (dense_blocked4_x2 64x32 on a Cascade Lake VM: +2%, noise).
@@ -471,7 +470,8 @@ template <class V, int R>
   const std::uint32_t* index = h.index;
   const std::int8_t* base = h.tiles + std::size_t(first) * 4;
   // x2_single with both addresses formed here (stride and chunk 0): heavy chunk k's input
-  // is chunk index[k], its tile the k-th moved one.
+  // is chunk index[k], its tile the k-th moved one. tile_at still pins base + k * stride,
+  // so the tile loads stay [pointer + constant].
   if (sparse && n * 8 > p.shape.in / 4) {
     for (std::int64_t k = 0; k < n; ++k)
       if (load_chunk(input + 4 * std::size_t(index[k])))

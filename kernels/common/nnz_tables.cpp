@@ -41,4 +41,16 @@ alignas(64) const std::uint8_t kNnzCount[256] = {
     C16(128), C16(144), C16(160), C16(176), C16(192), C16(208), C16(224), C16(240),
 };
 
+constexpr ZeroLut8 make_zero_lut8() {
+  ZeroLut8 t{};
+  for (int z = 0; z < 256; ++z) {
+    int n = 0;
+    for (int i = 0; i < 8; ++i)
+      if (!(z >> i & 1)) t.row[z][n++] = std::uint8_t(i);
+    t.count[z] = std::uint8_t(n);
+  }
+  return t;
+}
+alignas(64) constinit const ZeroLut8 kZeroLut8 = make_zero_lut8();
+
 }  // namespace nnuelab
