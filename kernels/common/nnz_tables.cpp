@@ -41,16 +41,19 @@ alignas(64) const std::uint8_t kNnzCount[256] = {
     C16(128), C16(144), C16(160), C16(176), C16(192), C16(208), C16(224), C16(240),
 };
 
-constexpr ZeroLut8 make_zero_lut8() {
-  ZeroLut8 t{};
-  for (int z = 0; z < 256; ++z) {
+// listed(i, b): whether position i of byte b is listed.
+template <class Listed>
+constexpr ByteLut8 make_byte_lut8(Listed listed) {
+  ByteLut8 t{};
+  for (int b = 0; b < 256; ++b) {
     int n = 0;
     for (int i = 0; i < 8; ++i)
-      if (!(z >> i & 1)) t.row[z][n++] = std::uint8_t(i);
-    t.count[z] = std::uint8_t(n);
+      if (listed(i, b)) t.row[b][n++] = std::uint8_t(i);
+    t.count[b] = std::uint8_t(n);
   }
   return t;
 }
-alignas(64) constinit const ZeroLut8 kZeroLut8 = make_zero_lut8();
+alignas(64) constinit const ByteLut8 kSetLut8 = make_byte_lut8([](int i, int b) { return (b >> i & 1) != 0; });
+alignas(64) constinit const ByteLut8 kZeroLut8 = make_byte_lut8([](int i, int z) { return (z >> i & 1) == 0; });
 
 }  // namespace nnuelab
