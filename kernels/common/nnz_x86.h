@@ -160,6 +160,13 @@ struct Lut {
   }
 
 #if defined(__AVX2__) || NNUELAB_EMULATED
+  // One row of a byte table (kernels/common/nnz_tables.h): b's 8 positions widened, plus
+  // base, stored; returns the output advanced by b's count.
+  [[gnu::always_inline]] static std::uint16_t* byte_row(std::uint16_t* o, const ByteLut8& t, unsigned b, __m128i base) {
+    const __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(t.row[b])));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_add_epi16(pos, base));
+    return o + t.count[b];
+  }
   // The 256-bit list (AVX2, AVX-VNNI), fewer uops per 8 chunks than Rows: the compare is
   // an equality with zero, which takes its load as an operand (cmpgt cannot: its
   // register operand must be the input), and its zero mask indexes kZeroLut8 directly: a
@@ -170,16 +177,9 @@ struct Lut {
   // per list, 1536 inputs 281 -> 215. In the lab, both lists side by side in one process
   // (sparse_blocked4_lut_acc1 at 1024x32, 1536x16 and 3072x16 at 15% and on the real
   // traces, 8 interleaved repetitions on a busy host, fastest repetition): -2.0 to -7.0%
-  // per call. An equality test is exact for every byte value (the
-  // signed test missed chunks whose byte 3 is >= 128, outside the activation domain).
+  // per call. An equality test is exact for every byte value (the signed test missed
+  // chunks whose byte 3 is >= 128, outside the activation domain).
   // chunks: a multiple of 8 (supports: in % 32 == 0).
-  // One row of a byte table: b's 8 positions widened, plus base, stored; returns the
-  // output advanced by b's count.
-  [[gnu::always_inline]] static std::uint16_t* byte_row(std::uint16_t* o, const ByteLut8& t, unsigned b, __m128i base) {
-    const __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(t.row[b])));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_add_epi16(pos, base));
-    return o + t.count[b];
-  }
   static int zero_rows256(const std::uint8_t* in, int chunks, std::uint16_t* out) {
     const __m256i zero = _mm256_setzero_si256();
     std::uint16_t* o = out;
@@ -232,8 +232,8 @@ struct Lut {
   // non-zero; bits from `chunks` on are ignored): the same table rows, 8 bits at a time,
   // with no input scan (about 2.1 core cycles per 8 chunks on the 2026-11-24 Xeon VM,
   // against 2.7-3.1 from the input).
-  // The same Rows writer as chunks(); AVX2 builds read the bitset's bytes instead
-  // (set_rows_bytes above).
+  // The same Rows writer as chunks(); AVX2 and AVX-512 builds read the bitset's bytes
+  // instead (set_rows_bytes above).
   static int from_bits(const std::uint64_t* words, int chunks, std::uint16_t* out) {
 #if defined(__AVX2__) || NNUELAB_EMULATED
     return set_rows_bytes(words, chunks, out);
