@@ -27,16 +27,14 @@ inline constexpr int kOutputSlack = 64;
 // bits of the 8-bit mask m in ascending order; slots past popcount(m) hold 0. A kernel adds
 // the slice's base index, stores all 8 slots, then advances by the count, so the extra
 // slots are overwritten later or lie within the output slack. The u16 rows are
-// ::nnuelab::kNnzLut (kernels/common/nnz_tables.h, shared with affine's sparse kernels);
-// the u8 forms below are defined in kernels/find_nnz/layout.cpp (no ISA flags: data only).
-struct Lut8 {  // 2 KiB: 8 u8 positions, widened to u16 on load (pmovzxbw)
-  alignas(64) std::uint8_t entry[256][8];
-};
+// ::nnuelab::kNnzLut and the u8 rows (2 KiB, widened to u16 on load by pmovzxbw)
+// ::nnuelab::kSetLut8.row (kernels/common/nnz_tables.h, shared with affine's sparse
+// kernels); the counted form below is defined in kernels/find_nnz/layout.cpp (no ISA
+// flags: data only).
 struct Lut8Counted {  // 4 KiB: bytes 0..7 the u8 positions, byte 8 popcount(m), 9..15 zero
   alignas(64) std::uint8_t entry[256][16];
 };
 inline constexpr int kLut8CountByte = 8;
-extern const Lut8 kLut8;
 extern const Lut8Counted kLut8Counted;
 
 }  // namespace nnuelab::find_nnz

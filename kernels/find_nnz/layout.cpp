@@ -1,4 +1,5 @@
-// The u8 lookup tables of find_nnz (declared in find_nnz.h; the u16 one is kNnzLut).
+// The counted u8 lookup table of find_nnz (declared in find_nnz.h; the plain u8 and u16
+// ones are kSetLut8 and kNnzLut, kernels/common/nnz_tables.h).
 // Compiled without ISA flags: data that every ISA build reads. Built by constexpr code and
 // constinit, so no static initialiser runs.
 #include "kernels/find_nnz/find_nnz.h"
@@ -20,12 +21,7 @@ constexpr Table build(Put put, Count count) {
   return t;
 }
 
-constexpr auto kNoCount = [](auto&, int, int) {};
-
 }  // namespace
-
-constinit const Lut8 kLut8 = build<Lut8>(
-    [](Lut8& t, int m, int slot, int bit) { t.entry[m][slot] = std::uint8_t(bit); }, kNoCount);
 
 constinit const Lut8Counted kLut8Counted = build<Lut8Counted>(
     [](Lut8Counted& t, int m, int slot, int bit) { t.entry[m][slot] = std::uint8_t(bit); },

@@ -12,7 +12,7 @@ namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
 
 enum class Lut {
   k16Popcnt,  // kNnzLut rows as they are, count from popcnt
-  k8Popcnt,   // kLut8 rows widened by pmovzxbw (half the table), count from popcnt
+  k8Popcnt,   // kSetLut8 rows widened by pmovzxbw (half the table), count from popcnt
   k8Counted,  // kLut8Counted rows widened, count read from the row (no popcnt needed)
 };
 
@@ -22,7 +22,7 @@ NNUELAB_FIND_NNZ_INLINE int lut_slice(std::uint16_t* out, unsigned m8, __m128i b
   if constexpr (L == Lut::k16Popcnt) {
     nnz::store_lut_row(out, m8, base);  // the affine kernels' own table step
   } else {
-    const std::uint8_t* row = L == Lut::k8Popcnt ? kLut8.entry[m8] : kLut8Counted.entry[m8];
+    const std::uint8_t* row = L == Lut::k8Popcnt ? ::nnuelab::kSetLut8.row[m8] : kLut8Counted.entry[m8];
     const __m128i pos = _mm_cvtepu8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row)));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_add_epi16(pos, base));
   }
