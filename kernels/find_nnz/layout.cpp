@@ -4,27 +4,24 @@
 // constinit, so no static initialiser runs.
 #include "kernels/find_nnz/find_nnz.h"
 
+#include "kernels/common/nnz_tables.h"
+
 namespace nnuelab::find_nnz {
 namespace {
 
-// For every 8-bit mask m: put(t, m, slot, bit) for its k-th set bit (slot k), then
-// count(t, m, popcount(m)).
-template <class Table, class Put, class Count>
-constexpr Table build(Put put, Count count) {
-  Table t{};
+// make_byte_lut8's rows and counts (the one bit loop, nnz_tables.h) in 16-byte entries.
+constexpr Lut8Counted counted() {
+  constexpr ByteLut8 set = make_byte_lut8(kListSet);
+  Lut8Counted t{};
   for (int m = 0; m < 256; ++m) {
-    int slot = 0;
-    for (int bit = 0; bit < 8; ++bit)
-      if (m >> bit & 1) put(t, m, slot++, bit);
-    count(t, m, slot);
+    for (int slot = 0; slot < 8; ++slot) t.entry[m][slot] = set.row[m][slot];
+    t.entry[m][kLut8CountByte] = set.count[m];
   }
   return t;
 }
 
 }  // namespace
 
-constinit const Lut8Counted kLut8Counted = build<Lut8Counted>(
-    [](Lut8Counted& t, int m, int slot, int bit) { t.entry[m][slot] = std::uint8_t(bit); },
-    [](Lut8Counted& t, int m, int bits) { t.entry[m][kLut8CountByte] = std::uint8_t(bits); });
+constinit const Lut8Counted kLut8Counted = counted();
 
 }  // namespace nnuelab::find_nnz
