@@ -1,5 +1,6 @@
-// find_nnz with AVX2 flags (BMI1 and POPCNT included): the lsb loop, the three lookup-table
-// forms and the two-pass bitset, on 256-bit compares.
+// find_nnz with AVX2 flags (BMI1 and POPCNT included): the lsb loop, the lookup-table forms
+// (three of find_nnz's own, and the affine kernels' zero-mask list) and the two-pass
+// bitset, on 256-bit compares.
 #include "kernels/find_nnz/lut.h"
 
 namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
@@ -69,6 +70,35 @@ NNUELAB_FIND_NNZ_INLINE int lut_run(const Shape& s, const std::uint8_t* in, std:
   return s.form == Form::kBytes ? lut<Form::kBytes, L>(in, elements(s), out) : lut<Form::kChunks, L>(in, elements(s), out);
 }
 
+// The affine kernels' own 256-bit list (nnz::Lut::zero_rows256, kernels/common/nnz_x86.h),
+// so this op times what those kernels run: a vpcmpeq with zero takes its load as an
+// operand, the zero mask (bit set for a zero element) indexes kZeroLut8, whose rows list
+// the clear bits (no inversion), widened by vpmovzxbw, and the count is the table's count
+// byte (no popcnt). Chunks: whole groups of 8 through zero_rows256 itself, the last 1-7
+// chunks one at a time. Bytes: 32 per compare, the 32-bit zero mask cut into four rows.
+template <Form F>
+NNUELAB_FIND_NNZ_INLINE int lut8_zero(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
+  const int whole = F == Form::kChunks ? n_elements & ~7 : n_elements & ~31;
+  std::uint16_t* o = out;
+  if constexpr (F == Form::kChunks) {
+    o += nnz::Lut::zero_rows256(in, whole, out);
+  } else {
+    __m128i base = _mm_setzero_si128();
+    for (int e = 0; e < whole; e += 32) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + e));
+      const unsigned z = unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
+      NNUELAB_UNROLL
+      for (int k = 0; k < 4; ++k) {
+        o = nnz::Lut::byte_row(o, kZeroLut8, (z >> (8 * k)) & 0xFF, base);
+        base = _mm_add_epi16(base, _mm_set1_epi16(8));
+      }
+    }
+  }
+  for (int e = whole; e < n_elements; ++e)  // the tail: under 8 chunks or 32 bytes
+    if (nonzero<F, Test::kUnsigned>(in, e)) *o++ = std::uint16_t(e);
+  return int(o - out);
+}
+
 }  // namespace
 
 const char* lsb_supports(const Shape&) { return nullptr; }
@@ -85,6 +115,12 @@ int lut8_popcnt_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) 
 
 const char* lut8_count_supports(const Shape&) { return nullptr; }
 int lut8_count_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) { return lut_run<Lut::k8Counted>(s, in, out); }
+
+const char* lut8_zero_supports(const Shape&) { return nullptr; }
+int lut8_zero_run(const Shape& s, const std::uint8_t* in, std::uint16_t* out) {
+  return s.form == Form::kBytes ? lut8_zero<Form::kBytes>(in, elements(s), out)
+                                : lut8_zero<Form::kChunks>(in, elements(s), out);
+}
 
 // Pass 1 writes the whole bitset (one bit per chunk, 64 per word), as a producer such as a
 // fused activation could while it stores its output; pass 2 reads it back with tzcnt/blsr.
