@@ -78,16 +78,6 @@ inline int lsb_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
   return count;
 }
 
-// Byte form of the table walk: for each 8 mask bits, the table's 8 positions plus the
-// running base in one 128-bit store, advance by the count; n a multiple of V::kBytes.
-template <class V>
-inline int lut_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
-  int count = 0;
-  for (int first = 0; first < n; first += V::kBytes)
-    count += emit_lut(V::nonzero_bytes(in + first), V::kBytes / 8, first, out + count);
-  return count;
-}
-
 // Calls emit(first_chunk, bits) for every 8 chunks of in[0 .. 4 * chunks) in order, bits
 // taken from the register compares directly (AVX2: one movemask of 8 chunks; SSE: two of
 // 4, the last byte maybe 4 chunks; AVX-512: a 16-bit mask, two bytes). chunks is a
@@ -203,6 +193,22 @@ struct Lut {
     }
     return int(o - out);
   }
+  // The byte form of zero_rows256: a vpcmpeqb with zero per 32 bytes, its 32-bit zero
+  // mask cut into four kZeroLut8 rows. n: a multiple of 32.
+  static int zero_bytes256(const std::uint8_t* in, int n, std::uint16_t* out) {
+    std::uint16_t* o = out;
+    __m128i base = _mm_setzero_si128();
+    for (const std::uint8_t* p = in; p != in + n; p += 32) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      const unsigned z = unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
+      NNUELAB_UNROLL
+      for (int k = 0; k < 4; ++k) {
+        o = byte_row(o, kZeroLut8, (z >> (8 * k)) & 0xFF, base);
+        base = _mm_add_epi16(base, _mm_set1_epi16(8));
+      }
+    }
+    return int(o - out);
+  }
   // From a producer's bitset, read as bytes (x86 is little-endian: byte i of a word holds
   // its bits 8i..8i+7): one byte load per row, its kSetLut8 row and count, where the word
   // form shifts and masks each byte out of a register and copies it for popcnt. Both
@@ -256,6 +262,20 @@ struct Lut {
 #endif
   }
 };
+
+// Byte form of the table walk: for each 8 mask bits, the table's 8 positions plus the
+// running base in one 128-bit store, advance by the count; n a multiple of V::kBytes.
+// 256-bit registers take the zero-mask byte table (Lut::zero_bytes256).
+template <class V>
+inline int lut_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
+#if defined(__AVX2__) || NNUELAB_EMULATED
+  if constexpr (V::kBytes == 32) return Lut::zero_bytes256(in, n, out);
+#endif
+  int count = 0;
+  for (int first = 0; first < n; first += V::kBytes)
+    count += emit_lut(V::nonzero_bytes(in + first), V::kBytes / 8, first, out + count);
+  return count;
+}
 
 #if defined(__AVX512F__) || NNUELAB_EMULATED
 // compress (AVX-512F): per 16 chunks, vpcompressd packs the indices of the non-zero ones

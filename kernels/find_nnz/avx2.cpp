@@ -71,29 +71,17 @@ NNUELAB_FIND_NNZ_INLINE int lut_run(const Shape& s, const std::uint8_t* in, std:
 }
 
 // The affine kernels' own 256-bit list (nnz::Lut::zero_rows256, kernels/common/nnz_x86.h),
-// so this op times what those kernels run: a vpcmpeq with zero takes its load as an
-// operand, the zero mask (bit set for a zero element) indexes kZeroLut8, whose rows list
-// the clear bits (no inversion), widened by vpmovzxbw, and the count is the table's count
-// byte (no popcnt). Chunks: whole groups of 8 through zero_rows256 itself, the last 1-7
-// chunks one at a time. Bytes: 32 per compare, the 32-bit zero mask cut into four rows.
+// and its byte form (zero_bytes256, the list of the byte-sparse affine kernels), so this op
+// times what those kernels run: a vpcmpeq with zero takes its load as an operand, the zero
+// mask (bit set for a zero element) indexes kZeroLut8, whose rows list the clear bits (no
+// inversion), widened by vpmovzxbw, and the count is the table's count byte (no popcnt).
+// Whole groups (8 chunks, 32 bytes) go through those functions, the last few elements one
+// at a time.
 template <Form F>
 NNUELAB_FIND_NNZ_INLINE int lut8_zero(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   const int whole = F == Form::kChunks ? n_elements & ~7 : n_elements & ~31;
   std::uint16_t* o = out;
-  if constexpr (F == Form::kChunks) {
-    o += nnz::Lut::zero_rows256(in, whole, out);
-  } else {
-    __m128i base = _mm_setzero_si128();
-    for (int e = 0; e < whole; e += 32) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + e));
-      const unsigned z = unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_setzero_si256())));
-      NNUELAB_UNROLL
-      for (int k = 0; k < 4; ++k) {
-        o = nnz::Lut::byte_row(o, kZeroLut8, (z >> (8 * k)) & 0xFF, base);
-        base = _mm_add_epi16(base, _mm_set1_epi16(8));
-      }
-    }
-  }
+  o += F == Form::kChunks ? nnz::Lut::zero_rows256(in, whole, out) : nnz::Lut::zero_bytes256(in, whole, out);
   for (int e = whole; e < n_elements; ++e)  // the tail: under 8 chunks or 32 bytes
     if (nonzero<F, Test::kUnsigned>(in, e)) *o++ = std::uint16_t(e);
   return int(o - out);
