@@ -12,15 +12,7 @@ inline __m128i dpbusd(__m128i acc, __m128i u, __m128i w) { return _mm_dpbusd_avx
 inline __m256i dpbusds(__m256i acc, __m256i u, __m256i w) { return _mm256_dpbusds_avx_epi32(acc, u, w); }
 inline __m128i dpbusds(__m128i acc, __m128i u, __m128i w) { return _mm_dpbusds_avx_epi32(acc, u, w); }
 
-template <class V>
-void dpbusd_step(const Groups& p) {
-  two_inputs<V>(p, [](V acc, V u, V w) { return dpbusd(acc, u, w); });
-}
-
-template <class V>
-void dpbusds_step(const Groups& p) {
-  two_inputs<V>(p, [](V acc, V u, V w) { return dpbusds(acc, u, w); });
-}
+#include "kernels/dot_u8i8/vnni_steps.inc"  // dpbusd_step, dpbusds_step, dpbusd_peak12
 
 }  // namespace
 
@@ -28,11 +20,9 @@ NNUELAB_DOT_U8I8_DEFINE(dpbusd_ymm, kDpbusd, dpbusd_step, __m256i, __m128i)
 NNUELAB_DOT_U8I8_DEFINE(dpbusds_ymm, kDpbusds, dpbusds_step, __m256i, __m128i)
 NNUELAB_DOT_U8I8_PEAK(dpbusd, 12)
 
-// vpdpbusd reads its accumulator: 12 chains cover its latency; 12 accumulators and the two
-// inputs fit the 16 ymm registers AVX-VNNI has without AVX-512.
+// 12 accumulators and the two inputs fit the 16 ymm registers AVX-VNNI has without AVX-512.
 std::int64_t peak_dpbusd_chains12(std::int64_t rounds) {
-  return peak_chains<12>(rounds, _mm256_set1_epi8(3), _mm256_set1_epi8(-5),
-                         [](__m256i acc, __m256i u, __m256i w) { return dpbusd(acc, u, w); });
+  return dpbusd_peak12(rounds, _mm256_set1_epi8(3), _mm256_set1_epi8(-5));
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::dot_u8i8

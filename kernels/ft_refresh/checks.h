@@ -5,8 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
+#include <span>
 #include <stdexcept>
 #include <string>
+
+#include "kernels/common/variant.h"
 
 namespace nnuelab::ft_checks {
 
@@ -41,6 +45,30 @@ inline std::string count_limit(const char* name, int v, int lo, int hi) {
   if (v < lo || v > hi)
     return std::string(name) + " must be " + std::to_string(lo) + ".." + std::to_string(hi) + ", got " + std::to_string(v);
   return {};
+}
+
+// why_unsupported of a feature-transformer op: the CPU, the op's count limits (the first
+// non-empty reason of `limits`), then the variant's own supports().
+template <class V, class Shape>
+std::string why_unsupported(const V& v, const Shape& s, std::initializer_list<std::string> limits) {
+  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
+  for (const std::string& why : limits)
+    if (!why.empty()) return why;
+  const char* reason = v.supports(s);
+  return reason ? std::string(reason) : std::string();
+}
+
+// run_active of a feature-transformer op: the scalar baseline (first) refuses only what
+// the op refuses, so its reason is the op's; otherwise the forced variant, or the last
+// native one that accepts s (active_variant, as every op), through the op's checked run.
+template <class V, class Shape, class Args, class Why, class Name, class Run>
+const V& run_active(std::span<const V> all, const char* op, const Shape& s, const Args& a, Why why_unsupported,
+                    Name shape_name, Run run) {
+  if (const std::string why = why_unsupported(all.front(), s); !why.empty())
+    throw std::invalid_argument(std::string(op) + ": no variant supports " + shape_name(s) + ": " + why);
+  const V& v = active_variant(all, [&](const V& c) { return why_unsupported(c, s).empty(); });
+  run(v, s, a);
+  return v;
 }
 
 }  // namespace nnuelab::ft_checks

@@ -18,13 +18,10 @@ std::string shape_name(const Shape& s) {
 }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
   using ft_checks::count_limit;
-  for (const std::string& why : {count_limit("l1", s.l1, 1, 4096), count_limit("features", s.features, 1, 65536),
-                                 count_limit("active", s.active, 0, 64), count_limit("perspectives", s.perspectives, 1, 2)})
-    if (!why.empty()) return why;
-  const char* reason = v.supports(s);
-  return reason ? std::string(reason) : std::string();
+  return ft_checks::why_unsupported(v, s, {count_limit("l1", s.l1, 1, 4096), count_limit("features", s.features, 1, 65536),
+                                           count_limit("active", s.active, 0, 64),
+                                           count_limit("perspectives", s.perspectives, 1, 2)});
 }
 
 void run(const Variant& v, const Shape& s, const Args& a) {
@@ -46,13 +43,7 @@ void run(const Variant& v, const Shape& s, const Args& a) {
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
-  // The scalar baseline (first) refuses only what the op refuses: its reason is the op's.
-  if (const std::string why = why_unsupported(variants().front(), s); !why.empty())
-    throw std::invalid_argument("ft_refresh: no variant supports " + shape_name(s) + ": " + why);
-  // Forced, or the last native variant that accepts s (active_variant, as every op).
-  const Variant& v = active_variant(variants(), [&](const Variant& c) { return why_unsupported(c, s).empty(); });
-  run(v, s, a);
-  return v;
+  return ft_checks::run_active(variants(), "ft_refresh", s, a, why_unsupported, shape_name, run);
 }
 
 }  // namespace nnuelab::ft_refresh
