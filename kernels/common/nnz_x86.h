@@ -1,6 +1,6 @@
 // Non-zero 4-byte chunk lists for the sparse affine techniques, on any x86 vector width V
 // (V::nonzero_chunks gives one bit per chunk of a register: a signed compare, exact on
-// the activation domain 0..127; the 256-bit table list tests equality with zero, exact
+// the activation domain 0..127; the 256- and 512-bit table lists test equality with zero, exact
 // on every byte value). Lists are ascending uint16 chunk indices; the caller's
 // buffer needs 64 entries of slack (the table form stores 8 entries at a time).
 #pragma once
@@ -137,12 +137,15 @@ struct Lut {
   // The output is a pointer advanced by each row's count (Rows): an int count cost a sign
   // extension per row (1-4% faster on most AVX2 target shapes, A/B 2026-11-25). Four
   // registers per step, as find_nnz's AVX2 tables take them (12-30% faster there), made
-  // this list no faster at 1024x32 and the real-trace calls 5-11% slower. 256-bit
-  // registers take zero_rows256 below instead (fewer uops per row, not more rows per step).
+  // this list no faster at 1024x32 and the real-trace calls 5-11% slower. 256- and 512-bit
+  // registers take zero_rows below instead (fewer uops per row, not more rows per step).
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
 #if defined(__AVX2__) || NNUELAB_EMULATED
     if constexpr (V::kBytes == 32) return zero_rows256(in, n / 4, out);
+#endif
+#if defined(__AVX512F__) || NNUELAB_EMULATED
+    if constexpr (V::kBytes == 64) return zero_rows512(in, n / 4, out);
 #endif
     Rows rows(out);
     for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) { rows.push(b); });
@@ -157,42 +160,64 @@ struct Lut {
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), _mm_add_epi16(pos, base));
     return o + t.count[b];
   }
-  // The 256-bit list (AVX2, AVX-VNNI), fewer uops per 8 chunks than Rows: the compare is
-  // an equality with zero, which takes its load as an operand (cmpgt cannot: its
-  // register operand must be the input), and its zero mask indexes kZeroLut8 directly: a
-  // byte row widened by pmovzxbw (scale-8 address, no shift), the count from a byte
-  // table (no popcnt, no register copy). The input walks as a pointer of its own
-  // (in_register, isa.h), four registers per iteration. Throwaway rdtsc probe on the
-  // Cascade Lake VM (15% of the chunks non-zero, pinned): 1024 inputs 186 -> 147 TSC ticks
-  // per list, 1536 inputs 281 -> 215. In the lab, both lists side by side in one process
-  // (sparse_blocked4_lut_acc1 at 1024x32, 1536x16 and 3072x16 at 15% and on the real
-  // traces, 8 interleaved repetitions on a busy host, fastest repetition): -2.0 to -7.0%
-  // per call. An equality test is exact for every byte value (the signed test missed
-  // chunks whose byte 3 is >= 128, outside the activation domain).
-  // chunks: a multiple of 8 (supports: in % 32 == 0).
-  static int zero_rows256(const std::uint8_t* in, int chunks, std::uint16_t* out) {
-    const __m256i zero = _mm256_setzero_si256();
+  // The zero-mask list, registers of kChunks chunks (8: 256-bit, 16: 512-bit), fewer uops
+  // per 8 chunks than Rows: zero_mask(p) is an equality compare with zero, which takes its
+  // load as an operand (cmpgt cannot: its register operand must be the input), and its
+  // mask (bit set for a zero chunk) indexes kZeroLut8 directly, 8 bits per row: a byte row
+  // widened by pmovzxbw (scale-8 address, no shift), the count from a byte table (no
+  // popcnt, no register copy). The input walks as a pointer of its own (in_register,
+  // isa.h), four registers per iteration. An equality test is exact for every byte value
+  // (the signed test missed chunks whose byte 3 is >= 128, outside the activation domain).
+  // chunks: a multiple of kChunks (supports: in % V::kBytes == 0).
+  template <int kChunks, class ZeroMask>
+  [[gnu::always_inline]] static int zero_rows(const std::uint8_t* in, int chunks, std::uint16_t* out, ZeroMask zero_mask) {
+    constexpr int kStep = 4 * kChunks;  // chunks per iteration
     std::uint16_t* o = out;
     __m128i base = _mm_setzero_si128();
-    const auto row = [&](const std::uint8_t* p, int k) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-      const unsigned z = unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero))));
-      if (z >> 8) __builtin_unreachable();  // 8 mask bits: the table index needs no masking
-      o = byte_row(o, kZeroLut8, z, _mm_add_epi16(base, _mm_set1_epi16(std::int16_t(8 * k))));
+    const auto reg = [&](const std::uint8_t* p, int k) {
+      const unsigned z = zero_mask(p);
+      if (z >> kChunks) __builtin_unreachable();  // kChunks mask bits: the last byte needs no masking
+      NNUELAB_UNROLL
+      for (int h = 0; h < kChunks / 8; ++h)
+        o = byte_row(o, kZeroLut8, h + 1 == kChunks / 8 ? z >> (8 * h) : (z >> (8 * h)) & 0xFF,
+                     _mm_add_epi16(base, _mm_set1_epi16(std::int16_t(kChunks * k + 8 * h))));
     };
     const std::uint8_t* p = in;
-    for (int groups = int(unsigned(chunks) / 32); groups > 0; --groups, p += 128) {
+    for (int groups = int(unsigned(chunks) / kStep); groups > 0; --groups, p += 4 * kStep) {
       p = in_register(p);
       NNUELAB_UNROLL
-      for (int k = 0; k < 4; ++k) row(p + 32 * k, k);
-      base = _mm_add_epi16(base, _mm_set1_epi16(32));
+      for (int k = 0; k < 4; ++k) reg(p + 4 * kChunks * k, k);
+      base = _mm_add_epi16(base, _mm_set1_epi16(kStep));
     }
-    for (int left = int(unsigned(chunks) % 32) / 8; left > 0; --left, p += 32) {
-      row(p, 0);
-      base = _mm_add_epi16(base, _mm_set1_epi16(8));
+    for (int left = int(unsigned(chunks) % kStep) / kChunks; left > 0; --left, p += 4 * kChunks) {
+      reg(p, 0);
+      base = _mm_add_epi16(base, _mm_set1_epi16(kChunks));
     }
     return int(o - out);
   }
+  // The 256-bit list (AVX2, AVX-VNNI): vpcmpeqd + vmovmskps, one row per register.
+  // Throwaway rdtsc probe on the Cascade Lake VM (15% of the chunks non-zero, pinned): 1024
+  // inputs 186 -> 147 TSC ticks per list against Rows, 1536 inputs 281 -> 215. In the lab,
+  // both lists side by side in one process (sparse_blocked4_lut_acc1 at 1024x32, 1536x16
+  // and 3072x16 at 15% and on the real traces, 8 interleaved repetitions on a busy host,
+  // fastest repetition): -2.0 to -7.0% per call.
+  static int zero_rows256(const std::uint8_t* in, int chunks, std::uint16_t* out) {
+    return zero_rows<8>(in, chunks, out, [](const std::uint8_t* p) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+      return unsigned(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_setzero_si256()))));
+    });
+  }
+#if defined(__AVX512F__) || NNUELAB_EMULATED
+  // The 512-bit list (AVX-512): vpcmpeqd into a 16-bit mask register, two rows per register.
+  // Against Rows, both in one process (avx512bw sparse_blocked4_lut_acc1/acc2 at 1024x32,
+  // 1536x16, 3072x16 at 15%, real 1536x16 and 3072x32; Cascade Lake VM, 8 interleaved
+  // repetitions, fastest): -1.4 to -7.0% per call.
+  static int zero_rows512(const std::uint8_t* in, int chunks, std::uint16_t* out) {
+    return zero_rows<16>(in, chunks, out, [](const std::uint8_t* p) {
+      return unsigned(_mm512_cmpeq_epi32_mask(_mm512_loadu_si512(p), _mm512_setzero_si512()));
+    });
+  }
+#endif
   // The byte form of zero_rows256: a vpcmpeqb with zero per 32 bytes, its 32-bit zero
   // mask cut into four kZeroLut8 rows. n: a multiple of 32.
   static int zero_bytes256(const std::uint8_t* in, int n, std::uint16_t* out) {
