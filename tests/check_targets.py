@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""CTest check of plots/targets.py (./lab targets): the verdicts on a result written here.
+
+    check_targets.py SOURCE_DIR
+
+The fixture holds one benchmark per case, with times and pct_peak counters chosen on both
+sides of each target (and at its edges: 10% of the call, the 10% tolerance, exactly 2x), a
+faster `_from_bits` form that must not count for the scanning verdict, a faster emulated
+result and a skipped one that must be ignored, and cases left out (not measured). Each
+row's verdict is checked against the one this file expects from those numbers;
+--fail-on-miss must exit 1, a missing or corrupt file 2 with a message.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok    " if cond else "FAIL  ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def bench(name, ns, reps=3, label="", **counters):
+    # Repetitions around the median ns (the median is ns exactly).
+    return [dict(name=name + "/min_time:0.010/manual_time", run_name=name, run_type="iteration", real_time=t,
+                 time_unit="ns", label=label, **counters) for t in (ns * 0.98, ns, ns * 1.05)[:reps]]
+
+
+def fixture():
+    b = []
+    b += bench("peak/avx2/maddubs_madd/chains8/dense:100", 50000.0, macs_per_ns=90.0)
+    # Issue 3: 1024x32 at 90% exactly (met), 1536x16 at 79.9% (missed) though its
+    # from_bits form reaches 99%; an emulated result at 99% must not count either.
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15", 100.0, pct_peak=90.0)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc2/1024x32/chunk:15", 120.0, pct_peak=75.0)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1/1536x16/chunk:15", 200.0, pct_peak=79.9)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:15", 150.0, pct_peak=99.0)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc3/1536x16/chunk:15", 10.0, label="emulated", pct_peak=99.0)
+    # A benchmark skipped for this CPU (no times): neither a winner nor a crash.
+    b.append(dict(name="affine/avx2/sparse_blocked4_lut_x4/1024x32/chunk:15/min_time:0.010/manual_time",
+                  run_name="affine/avx2/sparse_blocked4_lut_x4/1024x32/chunk:15", run_type="iteration",
+                  error_occurred=True, error_message="unavailable: needs avx2"))
+    b += bench("affine/avx2/dense_blocked4/64x32/dense:100", 25.0, pct_peak=96.0)
+    b += bench("affine/avx2/sparse_blocked4_lut_x2/1536x16/real-5af11540bbfe:29.2", 300.0, pct_peak=64.9)
+    # 3072x16 chunk, real 3072x16 and real 1536x32 / 3072x32 are left out: not measured.
+    # The nnz list at exactly 10% of the 1024x32 winner's 100 ns: met.
+    b += bench("find_nnz/avx2/lut8_zero/1024c/chunk:15", 10.0)
+    b += bench("find_nnz/avx2/lut8_popcnt/1024c/chunk:15", 12.0)
+    # Issue 4: crelu32 at 1.1 ns (the 10% tolerance's edge: met), pool_product2 at 33.1
+    # (missed), its _bits form at 30 (met against ~38).
+    b += bench("crelu32/avx2/packs_shift_imm_lanes/32>>6+inlined/dense:100", 1.1)
+    b += bench("crelu32/scalar/reference/32>>6/dense:100", 13.0)
+    b += bench("pool_product2/avx2/mullo_srli_packus_permute/2048/dense:100", 33.1)
+    b += bench("pool_product2/avx2/mullo_srli_packus_permute_bits/2048/dense:100", 30.0)
+    # ft_refresh: cold rows naive / best tiled = 2.00x (met); L2-hot 1.5x (missed), and
+    # `grouped` (not register-tiled) faster there must not count.
+    b += bench("ft_refresh/avx2/naive/1024x30/dense:100", 2000.0)
+    b += bench("ft_refresh/avx2/tiled/1024x30/dense:100", 1100.0)
+    b += bench("ft_refresh/avx2/tiled_prefetch/1024x30/dense:100", 1000.0)
+    b += bench("ft_refresh/avx2/naive/1024x30/l2hot:100", 1500.0)
+    b += bench("ft_refresh/avx2/tiled/1024x30/l2hot:100", 1000.0)
+    b += bench("ft_refresh/avx2/grouped/1024x30/l2hot:100", 500.0)
+    return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-27T00:00:00"},
+            "benchmarks": b}
+
+
+EXPECTED = {
+    "sparse 1024x32, chunk 15%": "met",
+    "sparse 1536x16, chunk 15%": "missed",
+    "sparse 3072x16, chunk 15%": "not measured",
+    "dense 64x32": "met",
+    "real 1536x16": "missed",
+    "real 3072x16": "not measured",
+    "real 1536x32": "not measured",
+    "real 3072x32": "not measured",
+    "nnz list of 1024 inputs, chunk 15%": "met",
+    "crelu32 of 32 (shift 6), inlined": "met",
+    "pool_product2 2x1024": "missed",
+    "pool_product2 2x1024, fused nnz bitset": "met",
+    "ft_refresh 1024x30, cold rows": "met",
+    "ft_refresh 1024x30, L2-hot rows": "missed",
+}
+
+
+def main():
+    src = sys.argv[1]
+    script = os.path.join(src, "plots", "targets.py")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "fixture.json")
+        with open(path, "w") as f:
+            json.dump(fixture(), f)
+        p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+        check(p.returncode == 0, f"exit 0 without --fail-on-miss (got {p.returncode}: {p.stderr.strip()})")
+        rows = {}
+        for line in p.stdout.splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) >= 4 and cells[0] in EXPECTED:
+                rows[cells[0]] = cells
+        for case, verdict in EXPECTED.items():
+            got = rows.get(case, ["?"])[-1]
+            check(got == verdict, f"{case}: {verdict} (got {got})")
+        check("sparse_blocked4_lut_acc1_from_bits" in rows.get("sparse 1536x16, chunk 15%", [""] * 3)[2],
+              "the from_bits form is shown beside the scanning winner")
+        check("`tiled_prefetch`" in rows.get("ft_refresh 1024x30, cold rows", [""] * 2)[1],
+              "ft_refresh compares the best register-tiled form")
+        check("6 met, 4 missed, 4 not measured." in p.stdout, "the count line")
+        p = subprocess.run([sys.executable, script, "--fail-on-miss", path], capture_output=True, text=True)
+        check(p.returncode == 1, f"--fail-on-miss exits 1 with targets missed (got {p.returncode})")
+        bad = os.path.join(d, "bad.json")
+        with open(bad, "w") as f:
+            f.write("{not json")
+        for arg, what in ((bad, "a corrupt file"), (os.path.join(d, "none.json"), "a missing file")):
+            p = subprocess.run([sys.executable, script, arg], capture_output=True, text=True)
+            check(p.returncode == 2 and arg in p.stderr and "Traceback" not in p.stderr,
+                  f"{what}: exit 2 naming it, no traceback (got {p.returncode}: {p.stderr.strip()[:120]})")
+    print(f"{len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
