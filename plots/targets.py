@@ -22,6 +22,7 @@ not measured; 2 for a bad file.
 import argparse
 import os
 import sys
+from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results as R  # noqa: E402
@@ -52,19 +53,23 @@ REFRESH = [("ft_refresh 1024x30, cold rows", "dense:100"), ("ft_refresh 1024x30,
 REFRESH_RATIO = 2.0
 
 
-class Merged:
-    """Results of several files by name (later files win), with the first file's context."""
+def merge(files):
+    """One ResultFile of several (later files win by name), with the first file's context,
+    so its select() and speedup() (reference at the same shape) see every file."""
+    results = OrderedDict()
+    for f in files:
+        results.update(f.results)
+    return R.ResultFile(files[0].path, files[0].context, results)
 
-    def __init__(self, files):
-        self.results = {}
-        for f in files:
-            self.results.update(f.results)
-        self.context = files[0].context if files else {}
 
-    def select(self, op, isa, shape, density_ok, tech_ok=lambda t: True):
-        return [r for r in self.results.values()
-                if r.ok and r.op == op and r.isa == isa and r.shape == shape and r.density and density_ok(r.density)
-                and tech_ok(r.tech)]
+def pick(m, op, isa, shape, density_ok, tech_ok=lambda t: True):
+    """Native timed results of op/isa at shape whose density and technique pass the tests."""
+    return [r for r in m.select(op, isa=isa, shape=shape) if r.density and density_ok(r.density) and tech_ok(r.tech)]
+
+
+def fastest(r):
+    """The fastest repetition (the median when there is only one)."""
+    return r.best if r.best is not None else r.time
 
 
 def fmt_ns(t):
@@ -82,27 +87,28 @@ def pct_at(r, t):
     return p * r.time / t if p and r.time and t else None
 
 
-def best(rs):
+def winner(rs):
+    """The result with the lowest median, or None."""
     return min(rs, key=lambda r: r.time) if rs else None
 
 
 def affine_rows(m):
     rows, winner_1024 = [], None
     for label, shape, dens, target in AFFINE:
-        rs = m.select("affine", "avx2", shape, dens)
-        scan = best([r for r in rs if not r.tech.endswith("_from_bits")])
-        given = best([r for r in rs if r.tech.endswith("_from_bits")])
+        rs = pick(m, "affine", "avx2", shape, dens)
+        scan = winner([r for r in rs if not r.tech.endswith("_from_bits")])
+        given = winner([r for r in rs if r.tech.endswith("_from_bits")])
         if shape == "1024x32" and label.startswith("sparse"):
             winner_1024 = scan
         if scan is None or scan.counter("pct_peak") is None:
             rows.append((label, "not measured", "", "", f">= {target}%", "not measured"))
             continue
         pct = scan.counter("pct_peak")
-        fast = min(scan.times)
-        seen = f"`{scan.tech}` {fmt_ns(scan.time)} ns{spread(scan)}, **{pct:.1f}%** (fastest repetition {pct_at(scan, fast):.1f}%)"
+        seen = (f"`{scan.tech}` {fmt_ns(scan.time)} ns{spread(scan)}, **{pct:.1f}%** "
+                f"(fastest repetition {pct_at(scan, fastest(scan)):.1f}%)")
         side = f"`{given.tech}` {fmt_ns(given.time)} ns, {given.counter('pct_peak', 0):.1f}%" if given else "-"
         rows.append((label, seen, side, scan.density, f">= {target}%", "met" if pct >= target else "missed"))
-    nnz = best(m.select("find_nnz", "avx2", "1024c", lambda d: d == "chunk:15"))
+    nnz = winner(pick(m, "find_nnz", "avx2", "1024c", lambda d: d == "chunk:15"))
     label = "nnz list of 1024 inputs, chunk 15%"
     if nnz is None or winner_1024 is None:
         rows.append((label, "not measured", "", "", f"<= {NNZ_SHARE}% of the call", "not measured"))
@@ -117,18 +123,17 @@ def affine_rows(m):
 def elementwise_rows(m):
     rows = []
     for label, op, shape, dens, tech_ok, figure in ELEMENTWISE:
-        r = best(m.select(op, "avx2", shape, lambda d, dens=dens: d == dens, tech_ok))
+        r = winner(pick(m, op, "avx2", shape, lambda d, dens=dens: d == dens, tech_ok))
         if r is None:
             rows.append((label, "not measured", f"~{figure:g} ns", "not measured"))
             continue
-        ref = best(m.select(op, "scalar", shape.replace("+inlined", ""), lambda d, dens=dens: d == dens,
-                            lambda t: t == "reference"))
-        vs = f", {ref.time / r.time:.1f}x the reference" if ref else ""
-        rows.append((label, f"`{r.tech}` **{fmt_ns(r.time)} ns**{spread(r)} (fastest {fmt_ns(min(r.times))}){vs}",
+        speedup = m.speedup(r)  # the reference's plain call at the shape (+inlined stripped)
+        vs = f", {speedup:.1f}x the reference" if speedup else ""
+        rows.append((label, f"`{r.tech}` **{fmt_ns(r.time)} ns**{spread(r)} (fastest {fmt_ns(fastest(r))}){vs}",
                      f"~{figure:g} ns", "met" if r.time <= figure * TOLERANCE else "missed"))
     for label, dens in REFRESH:
-        naive = best(m.select("ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t == "naive"))
-        tiled = best(m.select("ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t in TILED))
+        naive = winner(pick(m, "ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t == "naive"))
+        tiled = winner(pick(m, "ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t in TILED))
         if naive is None or tiled is None:
             rows.append((label, "not measured", f"tiled >= {REFRESH_RATIO:g}x naive", "not measured"))
             continue
@@ -154,9 +159,9 @@ def main(argv=None):
     except R.ResultError as e:
         print(f"targets: {e}", file=sys.stderr)
         return 2
-    m = Merged(files)
+    m = merge(files)
     c = m.context
-    peak = best([r for r in m.results.values() if r.ok and r.op == "peak" and r.isa == "avx2"])
+    peak = winner(m.select("peak", isa="avx2"))
     print(f"# Speed targets on {c.get('nnuelab_cpu_model', 'unknown CPU')} "
           f"({c.get('nnuelab_compiler', 'unknown compiler')}, {str(c.get('date', ''))[:10]})\n")
     print(f"Files: {', '.join(f.path for f in files)}. Branch scrub: {c.get('nnuelab_scrub_branches', '?')}; "
