@@ -4,11 +4,9 @@
 // prints progress to stderr: [bench] done/total  elapsed  remaining. Before the run, the
 // slow-spell probe (bench/noise_probe.h) runs for --noise seconds (default 1, 0 = off) and
 // its one-line summary goes into the result's context as nnuelab_noise.
-#include <strings.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli.h"
 #include "bench/harness.h"
 #include "bench/noise_probe.h"
 #include "bench/register.h"
@@ -32,19 +31,6 @@ std::string hms(double seconds) {
   else
     std::snprintf(buf, sizeof buf, "%ldm%02lds", s / 60, s % 60);
   return buf;
-}
-
-// The share of all runs done when `done` of `total` benchmarks have finished all their
-// `reps` repetitions. In order (no interleaving) that is done / total. Interleaved at
-// random, a benchmark finishes with its last repetition, so after a share f of the runs
-// about f^reps of the benchmarks have finished (each of its repetitions fell in the first
-// f): f = (done / total)^(1 / reps). Counting finished benchmarks as work done instead put
-// `./lab targets` (143 benchmarks x 5 repetitions) at "remaining ~9h36m" after 4 minutes
-// of a 15-minute run.
-double share_of_runs_done(std::size_t done, std::size_t total, std::int64_t reps, bool interleaved) {
-  if (total == 0) return 1;
-  const double benchmarks = double(std::min(done, total)) / double(total);
-  return interleaved && reps > 1 ? std::pow(benchmarks, 1.0 / double(reps)) : benchmarks;
 }
 
 // The console table as usual (stdout), plus one progress line on stderr per finished
@@ -71,10 +57,8 @@ class ProgressReporter : public benchmark::ConsoleReporter {
     if (!tty_ && !last && elapsed - last_print_ < 10) return;
     last_print_ = elapsed;
     // Remaining: elapsed time scaled by the share of runs left, capped by the budget.
-    const double share = share_of_runs_done(done_, total_, runs.front().repetitions, interleaved_);
-    double remaining = share > 0 ? elapsed * (1 - share) / share : 0;
-    const double budget = nnuelab::bench::budget();
-    if (budget > 0) remaining = std::max(0.0, std::min(remaining, budget - elapsed));
+    const double share = nnuelab::bench::share_of_runs_done(done_, total_, runs.front().repetitions, interleaved_);
+    const double remaining = nnuelab::bench::remaining_seconds(elapsed, share, nnuelab::bench::budget());
     std::fprintf(stderr, "%s[bench] %zu/%zu  elapsed %s  remaining ~%s%s%s", tty_ ? "\r" : "", done_, total_,
                  hms(elapsed).c_str(), hms(remaining).c_str(),
                  nnuelab::bench::budget_exhausted() ? "  (budget exhausted: skipping the rest)" : "",
@@ -89,16 +73,6 @@ class ProgressReporter : public benchmark::ConsoleReporter {
   bool tty_;
   double last_print_ = -1e9;
 };
-
-// A boolean Google Benchmark flag's value, given what follows the name: nothing or "=X",
-// false for X one of its false spellings (0, f, false, n, no, off; any case).
-bool flag_is_true(const char* rest) {
-  if (*rest == '\0') return true;
-  if (*rest != '=') return false;  // another flag that starts with the same name
-  for (const char* no : {"0", "f", "false", "n", "no", "off"})
-    if (strcasecmp(rest + 1, no) == 0) return false;
-  return true;
-}
 
 // Output discarded: for the listing pass that counts the benchmarks.
 class NullReporter : public benchmark::ConsoleReporter {
@@ -164,10 +138,9 @@ int main(int argc, char** argv) {
     } else {
       // Peek at the minimum time: the harness scales it per benchmark (see harness.h).
       if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) bench::set_min_time(std::atof(argv[i] + 21));
-      if (std::strncmp(argv[i], "--benchmark_list_tests", 22) == 0 && std::strcmp(argv[i], "--benchmark_list_tests=false") != 0)
-        list_only = true;
-      if (std::strncmp(argv[i], "--benchmark_enable_random_interleaving", 38) == 0)
-        interleaved = flag_is_true(argv[i] + 38);
+      // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
+      bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);
+      bench::read_bool_flag(argv[i], "--benchmark_enable_random_interleaving", &interleaved);
       argv[kept++] = argv[i];
     }
   }

@@ -1,0 +1,95 @@
+// nnuelab_bench's command-line and progress-line helpers (bench/cli.h).
+#include "bench/cli.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace nnuelab::bench {
+namespace {
+
+TEST(BenchCli, BoolFlagSpellingsAsGoogleBenchmarkReadsThem) {
+  for (const char* no : {"=0", "=f", "=false", "=n", "=no", "=off", "=FALSE", "=Off"}) EXPECT_FALSE(flag_is_true(no)) << no;
+  for (const char* yes : {"", "=1", "=true", "=yes", "=on", "=t", "=y", "=TRUE"}) EXPECT_TRUE(flag_is_true(yes)) << yes;
+}
+
+TEST(BenchCli, ReadBoolFlagMatchesOnlyThatFlag) {
+  bool v = false;
+  EXPECT_TRUE(read_bool_flag("--benchmark_list_tests", "--benchmark_list_tests", &v));
+  EXPECT_TRUE(v);
+  // The spelling the binary's own check once took for list mode, where Google Benchmark runs.
+  EXPECT_TRUE(read_bool_flag("--benchmark_list_tests=0", "--benchmark_list_tests", &v));
+  EXPECT_FALSE(v);
+  EXPECT_TRUE(read_bool_flag("--benchmark_list_tests=true", "--benchmark_list_tests", &v));
+  EXPECT_TRUE(v);
+  // Another flag, even one that begins with the name, leaves the value alone.
+  EXPECT_FALSE(read_bool_flag("--benchmark_list_tests_extra=0", "--benchmark_list_tests", &v));
+  EXPECT_TRUE(v);
+  EXPECT_FALSE(read_bool_flag("--benchmark_filter=list", "--benchmark_list_tests", &v));
+  EXPECT_TRUE(v);
+  // The last occurrence wins.
+  EXPECT_TRUE(read_bool_flag("--benchmark_enable_random_interleaving=true", "--benchmark_enable_random_interleaving", &v));
+  EXPECT_TRUE(read_bool_flag("--benchmark_enable_random_interleaving=no", "--benchmark_enable_random_interleaving", &v));
+  EXPECT_FALSE(v);
+}
+
+TEST(BenchCli, ShareOfRunsDoneInOrderIsTheShareOfBenchmarks) {
+  EXPECT_DOUBLE_EQ(share_of_runs_done(0, 40, 5, false), 0.0);
+  EXPECT_DOUBLE_EQ(share_of_runs_done(10, 40, 5, false), 0.25);
+  EXPECT_DOUBLE_EQ(share_of_runs_done(40, 40, 5, false), 1.0);
+  // One repetition: interleaving changes nothing.
+  EXPECT_DOUBLE_EQ(share_of_runs_done(10, 40, 1, true), 0.25);
+  // More reported than counted (cannot happen, but must not pass 1), and no benchmarks.
+  EXPECT_DOUBLE_EQ(share_of_runs_done(50, 40, 5, false), 1.0);
+  EXPECT_DOUBLE_EQ(share_of_runs_done(0, 0, 5, true), 1.0);
+}
+
+// Interleaved: a benchmark has finished once all its repetitions fell in the runs done. The
+// expected share, simulated: 143 benchmarks x 5 repetitions (./lab targets) in an order
+// drawn at random, the share of runs done at the moment the k-th benchmark finishes,
+// against the formula.
+TEST(BenchCli, ShareOfRunsDoneInterleavedMatchesARandomOrder) {
+  const int benchmarks = 143, reps = 5, runs = benchmarks * reps;
+  std::uint64_t x = 20261127;
+  auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  std::vector<int> order;
+  for (int b = 0; b < benchmarks; ++b)
+    for (int r = 0; r < reps; ++r) order.push_back(b);
+  for (int i = runs - 1; i > 0; --i) std::swap(order[std::size_t(i)], order[std::size_t(next() % std::uint64_t(i + 1))]);
+  std::vector<int> seen(benchmarks, 0);
+  int finished = 0;
+  double worst = 0;
+  for (int i = 0; i < runs; ++i) {
+    if (++seen[std::size_t(order[std::size_t(i)])] != reps) continue;
+    ++finished;
+    const double actual = double(i + 1) / runs;
+    const double estimate = share_of_runs_done(std::size_t(finished), benchmarks, reps, true);
+    // From the 5th finished benchmark on (the first few are a small sample).
+    if (finished >= 5) worst = std::max(worst, std::abs(estimate - actual));
+  }
+  EXPECT_EQ(finished, benchmarks);
+  EXPECT_LT(worst, 0.1);
+  // The old estimate (finished benchmarks as the share) is far off early in such a run.
+  EXPECT_GT(share_of_runs_done(5, benchmarks, reps, true), 5.0 * share_of_runs_done(5, benchmarks, reps, false));
+}
+
+TEST(BenchCli, RemainingSecondsScalesElapsedAndKeepsToTheBudget) {
+  EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.25, 0), 180.0);
+  EXPECT_DOUBLE_EQ(remaining_seconds(60, 1.0, 0), 0.0);
+  EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.0, 0), 0.0);  // nothing done yet: no estimate
+  EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.25, 100), 40.0);
+  EXPECT_DOUBLE_EQ(remaining_seconds(120, 0.25, 100), 0.0);  // past the budget
+  EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.5, 1000), 60.0);
+}
+
+}  // namespace
+}  // namespace nnuelab::bench
