@@ -6,8 +6,6 @@
 // its one-line summary goes into the result's context as nnuelab_noise.
 #include <unistd.h>
 
-#include <algorithm>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
