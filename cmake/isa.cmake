@@ -193,6 +193,13 @@ function(_nnuelab_isa_object isa ns flags emulated stem)
     # SIMDe's 256/512-bit types are plain vector types here; GCC warns that passing them
     # without AVX changes the ABI. They never cross this object's boundary (all inline).
     target_compile_options(${_target} PRIVATE -Wno-psabi)
+    # Their own optimization level (NNUELAB_EMU_OPT, after the build type's, so it wins):
+    # they are timed only as "emulated" and exist to run the ISA's code through SIMDe, and
+    # GCC 12's -O3 spent 3x its -O2 time on SIMDe's lane loops (avx512bw-emu affine, the
+    # largest object: 95 s at -O3, 31 s at -O2, Zen 3 VM 2026-11-28) for no test's benefit.
+    if(NNUELAB_EMU_OPT)
+      target_compile_options(${_target} PRIVATE ${NNUELAB_EMU_OPT})
+    endif()
     # In the asan-ubsan preset (libFuzzer coverage on the whole library): no comparison
     # tracing in the emulated kernels, whose SIMDe fallbacks are mostly loops over lanes
     # (a callback per compare, guiding no fuzzer). The edge counters stay, so the fuzzers
