@@ -6,16 +6,6 @@ namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
 
 namespace {
 
-// vptestm sets a mask bit for every non-zero lane: exact for every byte value.
-constexpr auto test_bytes = [](const std::uint8_t* in, int e) {
-  const __m512i v = _mm512_loadu_si512(in + e);
-  return std::uint64_t(_mm512_test_epi8_mask(v, v));
-};
-constexpr auto test_chunks = [](const std::uint8_t* in, int e) {
-  const __m512i v = _mm512_loadu_si512(in + 4 * e);
-  return std::uint64_t(_mm512_test_epi32_mask(v, v));
-};
-
 alignas(64) constexpr std::int32_t kLanes32[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 // Per 16 mask bits: compress the indices first..first+15 to the bottom (int32 lanes),
@@ -44,9 +34,9 @@ template <Form F>
 NNUELAB_FIND_NNZ_INLINE int compressd(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   CompressdAppender append{out};
   if constexpr (F == Form::kBytes)
-    for_each_group<F, Test::kUnsigned, 64>(in, n_elements, test_bytes, append);
+    for_each_group<F, Test::kUnsigned, 64>(in, n_elements, test_bytes512, append);
   else
-    for_each_group<F, Test::kUnsigned, 16>(in, n_elements, test_chunks, append);
+    for_each_group<F, Test::kUnsigned, 16>(in, n_elements, test_chunks512, append);
   return append.count;
 }
 

@@ -6,22 +6,13 @@ namespace nnuelab::NNUELAB_ISA_NS::find_nnz {
 
 namespace {
 
-constexpr auto test_bytes = [](const std::uint8_t* in, int e) {
-  const __m512i v = _mm512_loadu_si512(in + e);
-  return std::uint64_t(_mm512_test_epi8_mask(v, v));
-};
-constexpr auto test_chunks = [](const std::uint8_t* in, int e) {
-  const __m512i v = _mm512_loadu_si512(in + 4 * e);
-  return std::uint64_t(_mm512_test_epi32_mask(v, v));
-};
-
 alignas(64) constexpr std::uint16_t kLanes16[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
                                                     11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
                                                     22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
 
 // Two vectors of chunks make one 32-bit mask: one vpcompressw.
 constexpr auto test_chunks32 = [](const std::uint8_t* in, int e) {
-  return test_chunks(in, e) | test_chunks(in, e + 16) << 16;
+  return test_chunks512(in, e) | test_chunks512(in, e + 16) << 16;
 };
 
 // Per 32 mask bits: the indices first..first+31 as u16 lanes, compressed either in a
@@ -52,7 +43,7 @@ template <Form F, bool kToMemory>
 NNUELAB_FIND_NNZ_INLINE int compressw(const std::uint8_t* in, int n_elements, std::uint16_t* out) {
   CompresswAppender<kToMemory> append{out};
   if constexpr (F == Form::kBytes)
-    for_each_group<F, Test::kUnsigned, 64>(in, n_elements, test_bytes, append);
+    for_each_group<F, Test::kUnsigned, 64>(in, n_elements, test_bytes512, append);
   else
     for_each_group<F, Test::kUnsigned, 32>(in, n_elements, test_chunks32, append);
   return append.count;

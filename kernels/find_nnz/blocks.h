@@ -77,4 +77,18 @@ NNUELAB_FIND_NNZ_INLINE void for_each_group(const std::uint8_t* in, int n_elemen
   }
 }
 
+#if defined(__AVX512BW__) || NNUELAB_EMULATED
+// The AVX-512 group masks (avx512bw.cpp, avx512vbmi2.cpp): vptestm sets a mask bit for
+// every non-zero lane, exact for every byte value (Test::kUnsigned). 64 bytes, or 16
+// chunks, per vector.
+constexpr auto test_bytes512 = [](const std::uint8_t* in, int e) {
+  const __m512i v = _mm512_loadu_si512(in + e);
+  return std::uint64_t(_mm512_test_epi8_mask(v, v));
+};
+constexpr auto test_chunks512 = [](const std::uint8_t* in, int e) {
+  const __m512i v = _mm512_loadu_si512(in + 4 * e);
+  return std::uint64_t(_mm512_test_epi32_mask(v, v));
+};
+#endif
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::find_nnz

@@ -1,7 +1,8 @@
 // The x86 ft_output variants, written once for sse2.cpp, avx2.cpp and avx512bw.cpp: each
 // file names its pairwise.h vector type (`using V = pairwise::V256;`) and defines its
-// registry functions with NNUELAB_FT_STEP. Everything lands in the including ISA's
-// namespace.
+// registry functions with NNUELAB_FT_STEP (sse2) or the list NNUELAB_FT_WIDE_STEPS (the
+// 256- and 512-bit files, whose registry lines in ft_output.inc name the same
+// techniques). Everything lands in the including ISA's namespace.
 #pragma once
 #include "kernels/common/isa.h"
 #include "kernels/common/pairwise.h"
@@ -33,3 +34,14 @@ const char* step_supports(const Shape& s, Form form) {
   void tech##_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* b) { \
     pairwise::words_pairwise<V, Product::prod, unlace, bits>(input, s.n, output, b);        \
   }
+
+// The variants of the ISAs whose packus interleaves 128-bit lanes (avx2, avx512bw): the
+// fix-up permute forms, and the forms that leave the bytes in packus order (declared per
+// ISA in ft_output.inc, where the next layer's prepare permutes its weight columns).
+#define NNUELAB_FT_WIDE_STEPS                                                                  \
+  NNUELAB_FT_STEP(clamp127_mullo_packus_permute, kClamp127, kClamp127Mul7, true, false)        \
+  NNUELAB_FT_STEP(clamp127_mullo_packus_permute_bits, kClamp127, kClamp127Mul7, true, true)    \
+  NNUELAB_FT_STEP(clamp255_mulhi_packus_permute, kClamp255, kClamp255Mul9, true, false)        \
+  NNUELAB_FT_STEP(clamp255_mulhi_packus_permute_bits, kClamp255, kClamp255Mul9, true, true)    \
+  NNUELAB_FT_STEP(clamp255_mulhi_packus_interleaved, kClamp255, kClamp255Mul9, false, false)   \
+  NNUELAB_FT_STEP(clamp255_mulhi_packus_interleaved_bits, kClamp255, kClamp255Mul9, false, true)
