@@ -123,6 +123,18 @@ def no_data(ax, text):
     ax.text(0.5, 0.5, text, ha="center", va="center", transform=ax.transAxes, fontsize=9, color="0.4", wrap=True)
 
 
+def density_axes(ax, xlabel, ylabel, title):
+    """The density charts' axes: log-log, the grid's densities as plain ticks (0.5 ... 100)."""
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xticks([0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100])
+    ax.get_xaxis().set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+
+
 # ---- 1. affine: time per call vs density ------------------------------------------------
 def chart_affine_density(files, out_dir):
     shapes = []
@@ -185,14 +197,8 @@ def chart_affine_density(files, out_dir):
                                     xytext=(-4 if p > 20 else 4, 0), textcoords="offset points")
                 if not best and not dense:
                     no_data(ax, "no native results")
-                ax.set_xscale("log")
-                ax.set_yscale("log")
-                ax.set_xlabel(f"{kind} density (% of {'4-byte chunks' if kind == 'chunk' else 'bytes'} non-zero; 100 = dense input)")
-                ax.set_ylabel("time per call (ns, log)")
-                ax.set_title(f"{rf.label}: {kind}-independent inputs", fontsize=9)
-                ax.grid(True, which="both", alpha=0.3)
-                ax.set_xticks([0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100])
-                ax.get_xaxis().set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
+                density_axes(ax, f"{kind} density (% of {'4-byte chunks' if kind == 'chunk' else 'bytes'} non-zero; "
+                                 "100 = dense input)", "time per call (ns, log)", f"{rf.label}: {kind}-independent inputs")
         suptitle(fig, chart.title, files)
         fig.legend(list(handles.values()), list(handles.keys()), loc="upper left", bbox_to_anchor=(1.0, 0.95),
                    fontsize=7.5, title="affine variant (line style: isa;\ndashed flat: dense)", title_fontsize=8)
@@ -260,14 +266,8 @@ def chart_find_nnz(files, out_dir):
                 rows += [[rf.label, f"{n}{suffix}", kind, v, p, f"{t:.2f}"] for p, t in pts]
             if not by_variant:
                 no_data(ax, "no native results")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel(f"{kind} density (% non-zero; 100 = dense input)")
-            ax.set_ylabel("ns per 1024 input bytes (log)")
-            ax.set_title(f"{rf.label}: {what}, n = {n}", fontsize=9)
-            ax.grid(True, which="both", alpha=0.3)
-            ax.set_xticks([0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100])
-            ax.get_xaxis().set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
+            density_axes(ax, f"{kind} density (% non-zero; 100 = dense input)", "ns per 1024 input bytes (log)",
+                         f"{rf.label}: {what}, n = {n}")
     suptitle(fig, chart.title, files)
     fig.legend(list(handles.values()), list(handles.keys()), loc="upper left", bbox_to_anchor=(1.0, 0.95),
                fontsize=8, title="find_nnz variant (line style: isa)", title_fontsize=8)
@@ -512,14 +512,8 @@ def chart_byte_chunk(files, out_dir):
             d0 = min(dense, key=lambda r: r.time)
             ax.axhline(d0.time, color="black", ls="--", lw=1.2, label=f"best dense ({d0.variant})")
             rows.append(["time", rf.label, "dense", shape, "any", f"{d0.time:.2f}", "dense", d0.variant])
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xticks([0.5, 1, 2, 5, 10, 15, 20, 30, 50, 75, 100])
-        ax.get_xaxis().set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
-        ax.set_xlabel("byte density (% of bytes non-zero, bytes independent; 100 = dense)")
-        ax.set_ylabel("time per call (ns, log)")
-        ax.set_title(f"{rf.label}: affine {shape}", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
+        density_axes(ax, "byte density (% of bytes non-zero, bytes independent; 100 = dense)",
+                     "time per call (ns, log)", f"{rf.label}: affine {shape}")
         ax.legend(fontsize=7.5)
     suptitle(fig, chart.title, files)
     fig.tight_layout()
@@ -546,10 +540,8 @@ def main(argv):
     ap.add_argument("files", nargs="*", help="result JSON files (default: the newest results/*.json)")
     ap.add_argument("--out", default="results/plots", help="output directory (default: results/plots)")
     args = ap.parse_args(argv)
-    try:
-        files = R.load_all(R.default_paths(args.files))
-    except R.ResultError as e:
-        print(f"plot.py: {e}", file=sys.stderr)
+    files = R.load_cli(args.files, "plot.py")
+    if files is None:
         return 1
     charts = render_all(files, args.out)
     for c in charts:

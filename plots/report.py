@@ -263,10 +263,8 @@ def main(argv):
     ap.add_argument("--plots", help="where the charts go (default: plots/ beside the page)")
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="source of the semantics table")
     args = ap.parse_args(argv)
-    try:
-        files = R.load_all(R.default_paths(args.files))
-    except R.ResultError as e:
-        print(f"report.py: {e}", file=sys.stderr)
+    files = R.load_cli(args.files, "report.py")
+    if files is None:
         return 1
     import plot   # matplotlib: only needed from here on
     out_dir = os.path.dirname(os.path.abspath(args.out))

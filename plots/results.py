@@ -12,6 +12,7 @@ import json
 import os
 import re
 import statistics
+import sys
 from collections import OrderedDict
 
 NAME = re.compile(r"^(?P<op>[a-z0-9_]+)/(?P<isa>[a-z0-9-]+)/(?P<tech>[a-z0-9_]+)/"
@@ -261,3 +262,13 @@ def default_paths(paths, results_dir="results"):
         raise ResultError(f"no result files in {results_dir}/: run ./lab bench first "
                           "(or name result files on the command line)")
     return [p]
+
+
+def load_cli(paths, prog):
+    """What a command-line tool reads: the named result files, or the newest; None (after
+    saying why on stderr, prefixed with prog) when there are none or one is unreadable."""
+    try:
+        return load_all(default_paths(paths))
+    except ResultError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return None

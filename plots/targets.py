@@ -161,10 +161,8 @@ def main(argv=None):
     ap.add_argument("results", nargs="*", help="result files (default: the newest in results/)")
     ap.add_argument("--fail-on-miss", action="store_true", help="exit 1 when a target is missed or not measured")
     a = ap.parse_args(argv)
-    try:
-        files = R.load_all(R.default_paths(a.results))
-    except R.ResultError as e:
-        print(f"targets: {e}", file=sys.stderr)
+    files = R.load_cli(a.results, "targets")
+    if files is None:
         return 2
     m = merge(files)
     c = m.context
