@@ -183,6 +183,17 @@ function(_nnuelab_isa_object isa ns flags emulated stem)
     target_include_directories(${_target} SYSTEM PRIVATE ${NNUELAB_XSIMD_INCLUDE})
   endif()
   target_compile_options(${_target} PRIVATE ${flags})
+  # The header every file of the object reads first, precompiled once per object: SIMDe's
+  # AVX-512 and NEON headers in an emulated object (about 2.6 s of GCC's time per file, 38
+  # files), xsimd in an xsimd one (about 2.5 s per file on x86, 5 s per file for aarch64, 32
+  # to 48 files). Native objects read only <immintrin.h> or <arm_neon.h>: nothing to gain.
+  if(NNUELAB_PCH)
+    if(emulated)
+      target_precompile_headers(${_target} PRIVATE ${PROJECT_SOURCE_DIR}/kernels/common/isa.h)
+    elseif(stem STREQUAL "xsimd")
+      target_precompile_headers(${_target} PRIVATE ${PROJECT_SOURCE_DIR}/kernels/common/xsimd_arch.h)
+    endif()
+  endif()
   # GCC 12's avx512fintrin.h self-initialises a variable in _mm512_undefined_*(), which
   # -Wmaybe-uninitialized reports at every use; the warning says nothing about our code.
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND isa MATCHES "^avx512")
@@ -208,7 +219,9 @@ function(_nnuelab_isa_object isa ns flags emulated stem)
       target_compile_options(${_target} PRIVATE -fno-sanitize-coverage=trace-cmp)
     endif()
   endif()
-  set(NNUELAB_ISA_OBJECTS ${NNUELAB_ISA_OBJECTS} $<TARGET_OBJECTS:${_target}> PARENT_SCOPE)
+  # (Without the precompiled header, which CMake lists among the target's objects for GCC.)
+  set(NNUELAB_ISA_OBJECTS ${NNUELAB_ISA_OBJECTS} "$<FILTER:$<TARGET_OBJECTS:${_target}>,EXCLUDE,[.](gch|pch)$>"
+      PARENT_SCOPE)
 endfunction()
 
 foreach(row IN LISTS NNUELAB_ISA_TABLE)
