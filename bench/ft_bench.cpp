@@ -35,11 +35,13 @@ constexpr int kGameBuckets[] = {0, 9, 27, 60};
 
 // The [kFeatures][l1] weight matrix for one L1, uniform over all int16 (speed does not
 // depend on the values; wrap-around is free in paddw).
-const std::int16_t* weights_for(int l1) {
+// With --huge-pages the matrix asks for transparent huge pages (bench/harness.h).
+workloads::Buffer<std::int16_t>& weight_buffer(int l1) {
   static std::map<int, std::unique_ptr<workloads::Buffer<std::int16_t>>> cache;
   auto& slot = cache[l1];
   if (!slot) {
-    slot = std::make_unique<workloads::Buffer<std::int16_t>>(std::size_t(kFeatures) * l1);
+    slot = std::make_unique<workloads::Buffer<std::int16_t>>(std::size_t(kFeatures) * l1,
+                                                             huge_pages() ? workloads::Pages::kHuge : workloads::Pages::kSmall);
     workloads::Rng rng(0xf7 + l1);
     std::int16_t* w = slot->data();
     for (std::size_t i = 0; i < slot->size(); i += 4) {
@@ -47,7 +49,16 @@ const std::int16_t* weights_for(int l1) {
       for (std::size_t j = i; j < std::min(slot->size(), i + 4); ++j, x >>= 16) w[j] = std::int16_t(std::uint16_t(x));
     }
   }
-  return slot->data();
+  return *slot;
+}
+const std::int16_t* weights_for(int l1) { return weight_buffer(l1).data(); }
+
+// With --huge-pages: the counter huge_page_pct, the share of the L1's weight matrix in
+// huge pages (what the kernel granted, read once the matrix is filled).
+void count_huge_pages(benchmark::State& state, int l1) {
+  if (!huge_pages()) return;
+  const workloads::Buffer<std::int16_t>& w = weight_buffer(l1);
+  state.counters["huge_page_pct"] = 100.0 * double(workloads::huge_page_bytes(w.data(), w.bytes())) / double(w.bytes());
 }
 
 // kPoolInputs calls x `lists` id lists of `n` ids each (lists of one call share a bucket
@@ -112,6 +123,7 @@ void time_refresh(benchmark::State& state, const ft_refresh::Shape& s, Rows rows
       });
   // int16 additions per call (rows x L1, both perspectives).
   state.counters["adds"] = benchmark::Counter(double(s.active) * s.l1 * s.perspectives, benchmark::Counter::kIsIterationInvariantRate);
+  count_huge_pages(state, s.l1);
 }
 
 void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) {
@@ -169,6 +181,7 @@ void time_update(benchmark::State& state, const ft_update::Shape& s, Kernel&& ke
       });
   state.counters["adds"] = benchmark::Counter(double(s.n_added + s.n_removed) * s.l1 * s.perspectives,
                                               benchmark::Counter::kIsIterationInvariantRate);
+  count_huge_pages(state, s.l1);
 }
 
 void register_update(const ft_update::Shape& s) {

@@ -45,6 +45,12 @@ std::uint64_t g_scrub_state = 0x9e3779b97f4a7c15ull;
 void set_scrub_branches(int n) { g_scrub_branches = n < 0 ? 0 : n; }
 int scrub_branches() { return g_scrub_branches; }
 
+namespace {
+bool g_huge_pages = false;
+}  // namespace
+void set_huge_pages(bool on) { g_huge_pages = on; }
+bool huge_pages() { return g_huge_pages; }
+
 // 16 branches per xorshift64 draw, each on its own bit and at its own site (the asm
 // statement in each arm keeps GCC from turning them into conditional moves). The state
 // carries over between calls, so no two scrubs are alike.
@@ -168,6 +174,8 @@ void add_context() {
   benchmark::AddCustomContext("nnuelab_pool_inputs", std::to_string(kPoolInputs));
   benchmark::AddCustomContext("nnuelab_sparse_pool_inputs", std::to_string(kSparsePoolInputs));
   benchmark::AddCustomContext("nnuelab_scrub_branches", std::to_string(g_scrub_branches));
+  benchmark::AddCustomContext("nnuelab_ft_weight_pages",
+                              g_huge_pages ? "2 MiB transparent huge pages requested (madvise)" : "4 KiB");
   benchmark::AddCustomContext("nnuelab_timing", "manual: batches of L1-hot inputs, clock overhead " +
                                                     std::to_string(clock_overhead_ns()) + " ns subtracted");
   if (auto forced = forced_variant()) benchmark::AddCustomContext("nnuelab_forced_variant", *forced);

@@ -105,6 +105,14 @@ void set_scrub_branches(int n);
 int scrub_branches();
 void scrub_branch_predictor();  // N branches, or nothing when N = 0
 
+// The feature-transformer weight matrix's pages (--huge-pages; off by default): 4 KiB, or
+// transparent huge pages requested as engines request large pages for these weights
+// (workloads::Pages::kHuge). Recorded in the context (nnuelab_ft_weight_pages); with huge
+// pages on, every ft_refresh / ft_update result also carries the share of its matrix the
+// kernel granted (counter huge_page_pct).
+void set_huge_pages(bool on);
+bool huge_pages();
+
 // Registers a benchmark, or for a variant this CPU lacks a skipped entry saying why.
 // Emulated variants are labelled "emulated" (plots leave them out) and only run in the
 // full grid. `input_bytes` (one call's input) sets the batch size; the benchmark's minimum

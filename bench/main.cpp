@@ -1,5 +1,5 @@
 // nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [--scrub=BRANCHES] [--noise=SECONDS]
-//               [Google Benchmark flags]
+//               [--huge-pages] [Google Benchmark flags]
 // Registers every op x variant x shape x density at run time from the registries, and
 // prints progress to stderr: [bench] done/total  elapsed  remaining. Before the run, the
 // slow-spell probe (bench/noise_probe.h) runs for --noise seconds (default 1, 0 = off) and
@@ -118,6 +118,8 @@ int main(int argc, char** argv) {
         return 2;
       }
       bench::set_scrub_branches(int(n));
+    } else if (bool on = false; bench::read_bool_flag(argv[i], "--huge-pages", &on)) {
+      bench::set_huge_pages(on);
     } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
       char* end = nullptr;
       noise_seconds = std::strtod(argv[i] + 8, &end);

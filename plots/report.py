@@ -31,6 +31,7 @@ CONTEXT_KEYS = [("nnuelab_cpu_model", "CPU"), ("nnuelab_cpu_features", "CPU feat
                 ("nnuelab_build_type", "build type"), ("nnuelab_cxx_flags", "C++ flags"),
                 ("nnuelab_grid", "grid"), ("nnuelab_timing", "timing"), ("nnuelab_pool_inputs", "distinct inputs"),
                 ("nnuelab_noise", "slow spells (probe before the run)"),
+                ("nnuelab_ft_weight_pages", "feature-transformer weight pages"),
                 ("library_build_type", "Google Benchmark library build"), ("date", "date")]
 
 

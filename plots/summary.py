@@ -22,6 +22,8 @@ def main(paths):
               f"\ncompiler: {ctx.get('nnuelab_compiler', '?')}  grid: {ctx.get('nnuelab_grid', '?')}  date: {ctx.get('date', '?')}")
         if ctx.get("nnuelab_noise"):  # the slow-spell probe before the run (bench/noise_probe.h)
             print(f"noise: {ctx['nnuelab_noise']}")
+        if ctx.get("nnuelab_ft_weight_pages", "4 KiB") != "4 KiB":  # ./lab bench --huge-pages
+            print(f"ft weights: {ctx['nnuelab_ft_weight_pages']}")
         header = f"{'benchmark':58} {'ns/call':>10} {'cv %':>6} {'min':>10} {'GMAC/s':>8} {'x ref':>7}"
         print(header)
         print("-" * len(header))

@@ -170,7 +170,8 @@ def main(argv=None):
     print(f"# Speed targets on {c.get('nnuelab_cpu_model', 'unknown CPU')} "
           f"({c.get('nnuelab_compiler', 'unknown compiler')}, {str(c.get('date', ''))[:10]})\n")
     print(f"Files: {', '.join(f.path for f in files)}. Branch scrub: {c.get('nnuelab_scrub_branches', '?')}; "
-          f"noise probe: {c.get('nnuelab_noise', 'not recorded')}.")
+          f"noise probe: {c.get('nnuelab_noise', 'not recorded')}; "
+          f"ft_refresh weight pages: {c.get('nnuelab_ft_weight_pages', '4 KiB')}.")
     if peak is not None:
         print(f"AVX2 peak (`{peak.tech}`): {peak.counter('macs_per_ns', 0):.1f} MAC/ns.")
     print("\n## Issue 3: AVX2 affine, % of the AVX2 peak (medians)\n")

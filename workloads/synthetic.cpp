@@ -17,6 +17,28 @@ std::uint64_t splitmix64(std::uint64_t& x) {
 std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 }  // namespace
 
+std::size_t huge_page_bytes(const void* p, std::size_t bytes, const char* smaps) {
+  std::FILE* f = std::fopen(smaps, "r");
+  if (!f) return 0;
+  const auto lo = reinterpret_cast<std::uintptr_t>(p), hi = lo + bytes;
+  std::size_t total = 0;
+  bool overlaps = false;
+  char line[512];
+  while (std::fgets(line, sizeof line, f)) {
+    unsigned long long start = 0, end = 0, kb = 0;
+    int used = 0;
+    // A mapping's header: "start-end perms offset dev inode [path]" (hex addresses). Its
+    // field lines ("Size:", "AnonHugePages:", ...) cannot match: none has a '-' after hex.
+    if (std::sscanf(line, "%llx-%llx %n", &start, &end, &used) == 2 && used > 0) {
+      overlaps = start < hi && end > lo;
+    } else if (overlaps && std::sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
+      total += std::size_t(kb) * 1024;
+    }
+  }
+  std::fclose(f);
+  return std::min(total, bytes);
+}
+
 Rng::Rng(std::uint64_t seed) {
   for (auto& s : s_) s = splitmix64(seed);
 }

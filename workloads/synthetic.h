@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/mman.h>
+
 namespace nnuelab::workloads {
 
 // xoshiro256** seeded through splitmix64: the same stream on every platform and standard
@@ -61,17 +63,41 @@ struct Measured {
 };
 Measured measure(const std::uint8_t* data, int n);
 
-// 64-byte aligned, zero-initialised array of trivially copyable T.
+// Where a Buffer's memory comes from. kHuge: 2 MiB aligned, whole 2 MiB pages, advised to
+// the kernel as transparent huge pages (madvise MADV_HUGEPAGE) before its first touch, as
+// engines allocate their feature-transformer weights (Stockfish asks for large pages
+// there): a random row then costs no page walk (a 92 MB matrix in 4 KiB pages is 23,000
+// pages, ten times what the second-level TLB of a Zen 3 core maps). Whether the kernel
+// grants them depends on the system (transparent_hugepage "always" or "madvise", free
+// contiguous memory); huge_page_bytes() says how much it did. Elsewhere than Linux, kHuge
+// is only the alignment.
+enum class Pages { kSmall, kHuge };
+inline constexpr std::size_t kHugePageBytes = std::size_t(2) << 20;
+
+// Bytes of [p, p + bytes) that the kernel backs with transparent huge pages, from
+// /proc/self/smaps (the AnonHugePages of every mapping the range overlaps, at most
+// `bytes`: a mapping shared with other memory counts whole); 0 where that file is missing.
+// `smaps`: another file of that format (the tests').
+std::size_t huge_page_bytes(const void* p, std::size_t bytes, const char* smaps = "/proc/self/smaps");
+
+// 64-byte aligned (pages kHuge: 2 MiB), zero-initialised array of trivially copyable T.
 template <class T>
 class Buffer {
  public:
   Buffer() = default;
-  explicit Buffer(std::size_t n) : n_(n) {
-    const std::size_t bytes = ((n * sizeof(T) + 63) / 64 + 1) * 64;
-    p_.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
+  explicit Buffer(std::size_t n, Pages pages = Pages::kSmall) : n_(n) {
+    const std::size_t align = pages == Pages::kHuge ? kHugePageBytes : 64;
+    // One spare 64-byte line past the end (kernels may load a little past it).
+    bytes_ = (n * sizeof(T) + 64 + align - 1) / align * align;
+    p_.reset(static_cast<T*>(std::aligned_alloc(align, bytes_)));
     if (!p_) throw std::bad_alloc();
-    std::fill_n(reinterpret_cast<unsigned char*>(p_.get()), bytes, 0);
+#ifdef MADV_HUGEPAGE
+    if (pages == Pages::kHuge) madvise(p_.get(), bytes_, MADV_HUGEPAGE);  // advice only: failure leaves 4 KiB pages
+#endif
+    std::fill_n(reinterpret_cast<unsigned char*>(p_.get()), bytes_, 0);  // first touch: the pages are faulted in here
   }
+  // Bytes allocated (n elements, rounded up with the spare line to the alignment).
+  std::size_t bytes() const { return bytes_; }
   T* data() { return p_.get(); }
   const T* data() const { return p_.get(); }
   std::size_t size() const { return n_; }
@@ -84,6 +110,7 @@ class Buffer {
   };
   std::unique_ptr<T, Free> p_;
   std::size_t n_ = 0;
+  std::size_t bytes_ = 0;
 };
 
 // `count` distinct activation vectors of `n` bytes each, stored back to back with a
