@@ -166,6 +166,11 @@ void add_context() {
   benchmark::AddCustomContext("nnuelab_compiler", NNUELAB_COMPILER);
   benchmark::AddCustomContext("nnuelab_build_type", NNUELAB_BUILD_TYPE);
   benchmark::AddCustomContext("nnuelab_cxx_flags", NNUELAB_CXX_FLAGS);
+  if (NNUELAB_ANY_EMULATED) {
+    const std::string emu_opt = NNUELAB_EMU_OPT_FLAGS;
+    benchmark::AddCustomContext("nnuelab_emu_opt",
+                                emu_opt.empty() ? "the build type's (NNUELAB_EMU_OPT empty)" : emu_opt);
+  }
   for (const std::string& isa : isa_names()) {
     const std::string flags = isa_flags(isa);
     if (!flags.empty()) benchmark::AddCustomContext("nnuelab_isa_flags_" + isa, flags);
