@@ -18,6 +18,11 @@ median is at most the figure plus 10% ("about 1 ns" is not a bound to the picose
 ft_refresh: naive's median over the best register-tiled form's (tiled, tiled_prefetch,
 tiled_stream), cold rows and L2-hot rows.
 
+With affine results of more ISAs than AVX2 in the files (./lab targets --every-isa), a
+third table gives issue 3's cases (chunk 15%, dense 64x32, the real traces) per ISA from
+AVX2 up, with no verdict: the best scanning form per ISA, its % of that ISA's own peak,
+and the fastest ISA's speed-up over AVX2's best.
+
 Standard library only. Exit status 0, or with --fail-on-miss 1 when a target is missed or
 not measured; 2 for a bad file.
 """
@@ -54,6 +59,20 @@ ELEMENTWISE = [
     ("crelu32 of 32 (shift 6), inlined", "crelu32", "32>>6+inlined", "dense:100", lambda t: not t.endswith("_bits"), 1.0),
     ("pool_product2 2x1024", "pool_product2", "2048", "dense:100", lambda t: not t.endswith("_bits"), 30.0),
     ("pool_product2 2x1024, fused nnz bitset", "pool_product2", "2048", "dense:100", lambda t: t.endswith("_bits"), 38.0),
+]
+# Issue 3's cases on every x86 ISA from AVX2 up (./lab targets --every-isa): no verdict,
+# the targets being the AVX2 variant's; the best form scanning its input per ISA (a dense
+# form at dense 64x32), its % of that ISA's own peak, and how much faster the fastest ISA
+# is than AVX2.
+WIDE_ISAS = ("avx2", "avx512bw", "avxvnni", "avx512vnni", "avx512vbmi2")
+ISA_CASES = [
+    (f"sparse {shape}, chunk {NNZ_DENSITY}%", shape, lambda d: d == f"chunk:{NNZ_DENSITY}", lambda t: True)
+    for shape in ("1024x32", "1536x16", "3072x16")
+] + [
+    ("dense 64x32", "64x32", lambda d: d == "dense:100", lambda t: t.startswith("dense")),
+] + [
+    (f"real {shape}", shape, lambda d: d.startswith("real-"), lambda t: True)
+    for shape in ("1536x16", "3072x16", "1536x32", "3072x32")
 ]
 TILED = ("tiled", "tiled_prefetch", "tiled_stream")
 REFRESH = [("ft_refresh 1024x30, cold rows", "dense:100"), ("ft_refresh 1024x30, L2-hot rows", "l2hot:100")]
@@ -127,6 +146,38 @@ def affine_rows(m):
     return rows
 
 
+def short_tech(tech):
+    """A sparse technique's name without the family prefix every ISA shares."""
+    return tech[len("sparse_blocked4_"):] if tech.startswith("sparse_blocked4_") else tech
+
+
+def isa_rows(m):
+    """(ISAs, rows) of issue 3's cases per ISA from AVX2 up, or None when the files hold
+    affine results of fewer than two of them (a plain targets run: AVX2 only)."""
+    isas = [i for i in WIDE_ISAS if m.select("affine", isa=i)]
+    if len(isas) < 2:
+        return None
+    rows = []
+    for label, shape, dens, tech_ok in ISA_CASES:
+        best = {i: winner([r for r in pick(m, "affine", i, shape, dens, tech_ok) if not r.tech.endswith("_from_bits")])
+                for i in isas}
+        cells = []
+        for i in isas:
+            r = best[i]
+            pct = r.counter("pct_peak") if r else None
+            cells.append("-" if r is None else
+                         f"`{short_tech(r.tech)}` {fmt_ns(r.time)}" + (f" ({pct:.0f}%)" if pct is not None else ""))
+        timed = [(r.time, i) for i, r in best.items() if r is not None]
+        base = best.get("avx2")
+        if timed and base is not None:
+            t, i = min(timed)
+            cells.append(f"`{i}`, {base.time / t:.2f}x AVX2")
+        else:
+            cells.append("-")
+        rows.append([label] + cells)
+    return isas, rows
+
+
 def elementwise_rows(m):
     rows = []
     for label, op, shape, dens, tech_ok, figure in ELEMENTWISE:
@@ -177,6 +228,18 @@ def main(argv=None):
     print("\n## Issue 3: AVX2 affine, % of the AVX2 peak (medians)\n")
     r3 = affine_rows(m)
     print(table(["case", "best variant scanning its input", "best given the bitset", "density", "target", "verdict"], r3))
+    wide = isa_rows(m)
+    if wide is not None:
+        isas, rows = wide
+        peaks = [(i, winner(m.select("peak", isa=i))) for i in isas]
+        print(f"\n## Issue 3's cases on every ISA from AVX2 up (medians, ns; % of the ISA's own peak)\n")
+        print("No verdicts: the targets are the AVX2 variant's. Peaks (MAC/ns): " +
+              ", ".join(f"{i} {p.counter('macs_per_ns', 0):.1f}" for i, p in peaks if p is not None) +
+              ". `sparse_blocked4_` is left off the sparse names.\n")
+        print(table(["case"] + isas + ["fastest"], rows))
+    elif any(m.select("affine", ok=False, isa=i) for i in WIDE_ISAS[1:]):
+        print("\nIssue 3's cases on the ISAs above AVX2: none of them runs on this CPU "
+              "(the files hold only errors or emulated results for them).")
     print("\n## Issue 4: production figures (medians, ns per call)\n")
     r4 = elementwise_rows(m)
     print(table(["case", "best AVX2 variant", "target", "verdict"], r4))

@@ -9,7 +9,9 @@ densities of issue 3's 10-25% range judged row by row (and one outside it ignore
 faster `_from_bits` form that must not count for the scanning verdict, a faster emulated
 result and a skipped one that must be ignored, and cases left out (not measured). Each
 row's verdict is checked against the one this file expects from those numbers;
---fail-on-miss must exit 1, a missing or corrupt file 2 with a message.
+--fail-on-miss must exit 1, a missing or corrupt file 2 with a message. Results of ISAs
+above AVX2 (--every-isa) move no verdict and fill the per-ISA table: the best scanning
+native form per ISA, dense forms only at dense 64x32, the fastest ISA against AVX2.
 """
 import json
 import os
@@ -79,6 +81,24 @@ def fixture():
             "benchmarks": b}
 
 
+def wide_isas():
+    """Results of ISAs above AVX2 (./lab targets --every-isa) for the third table: none of
+    them may move an AVX2 verdict."""
+    b = []
+    b += bench("peak/avx512vnni/dpbusd/chains12/dense:100", 50000.0, macs_per_ns=360.0)
+    # 1024x32 at 15%: avx512vnni's best scanning form at 50 ns, 2.00x AVX2's 100 ns winner;
+    # its faster _from_bits form and a faster emulated avx512bw result must not count.
+    b += bench("affine/avx512vnni/sparse_blocked4_compress_acc3/1024x32/chunk:15", 50.0, pct_peak=20.0)
+    b += bench("affine/avx512vnni/sparse_blocked4_lut_acc1/1024x32/chunk:15", 60.0, pct_peak=17.0)
+    b += bench("affine/avx512vnni/sparse_blocked4_lut_acc1_from_bits/1024x32/chunk:15", 40.0, pct_peak=25.0)
+    b += bench("affine/avx512bw/sparse_blocked4_lut_acc1/1024x32/chunk:15", 5.0, label="emulated", pct_peak=99.0)
+    # Dense 64x32: only dense forms; avx512bw's sparse form at dense inputs is faster but
+    # not one; avx512bw's dense form (30 ns) loses to AVX2's 25 ns, so AVX2 is the fastest.
+    b += bench("affine/avx512bw/dense_blocked4_x4/64x32/dense:100", 30.0, pct_peak=60.0)
+    b += bench("affine/avx512bw/sparse_blocked4_lut_acc1/64x32/dense:100", 20.0, pct_peak=90.0)
+    return b
+
+
 EXPECTED = {
     "sparse 1024x32, chunk 10%": "missed",
     "sparse 1024x32, chunk 15%": "met",
@@ -130,6 +150,43 @@ def main():
         check("`sparse_blocked4_lut_acc1`'s 100.0 ns" in rows.get("nnz list of 1024 inputs, chunk 15%", [""] * 2)[1],
               "the nnz share is of the 1024x32 winner at 15%")
         check("8 met, 5 missed, 10 not measured." in p.stdout, "the count line")
+        check("every ISA" not in p.stdout and "above AVX2" not in p.stdout,
+              "no per-ISA table or note without results of ISAs above AVX2")
+        # The same with results of ISAs above AVX2: the verdicts stay, a third table appears.
+        wide = fixture()
+        wide["benchmarks"] += wide_isas()
+        with open(path, "w") as f:
+            json.dump(wide, f)
+        p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+        check("8 met, 5 missed, 10 not measured." in p.stdout, "ISAs above AVX2 move no verdict")
+        isa = {}
+        for line in p.stdout.split("every ISA", 1)[-1].splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 5 and cells[0] != "case":
+                isa[cells[0]] = cells
+        row = isa.get("sparse 1024x32, chunk 15%", [""] * 5)
+        check(row[1].startswith("`lut_acc1` 100.0 (90%)"), f"AVX2's cell: its scanning winner (got {row[1]})")
+        check(row[3].startswith("`compress_acc3` 50.0 (20%)"),
+              f"avx512vnni's cell: the best scanning native form, not _from_bits (got {row[3]})")
+        check(row[2] == "-", f"avx512bw's emulated result is not shown (got {row[2]})")
+        check(row[4] == "`avx512vnni`, 2.00x AVX2", f"the fastest ISA and its speed-up (got {row[4]})")
+        row = isa.get("dense 64x32", [""] * 5)
+        check(row[2].startswith("`dense_blocked4_x4` 30.0") and row[4] == "`avx2`, 1.00x AVX2",
+              f"dense 64x32 takes dense forms only (got {row[2]} / {row[4]})")
+        check("avx512vnni 360.0" in p.stdout, "the peaks of the ISAs shown")
+        # Results of ISAs above AVX2 that are all errors (a CPU without them): a note, no table.
+        only_errors = fixture()
+        only_errors["benchmarks"].append(dict(
+            name="affine/avx512vnni/sparse_blocked4_compress_acc3/1024x32/chunk:15/min_time:0.010/manual_time",
+            run_name="affine/avx512vnni/sparse_blocked4_compress_acc3/1024x32/chunk:15", run_type="iteration",
+            error_occurred=True, error_message="unavailable: this CPU lacks avx512vnni"))
+        with open(path, "w") as f:
+            json.dump(only_errors, f)
+        p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+        check("none of them runs on this CPU" in p.stdout and "every ISA" not in p.stdout,
+              "ISAs above AVX2 that did not run: a note and no table")
+        with open(path, "w") as f:
+            json.dump(fixture(), f)
         p = subprocess.run([sys.executable, script, "--fail-on-miss", path], capture_output=True, text=True)
         check(p.returncode == 1, f"--fail-on-miss exits 1 with targets missed (got {p.returncode})")
         bad = os.path.join(d, "bad.json")
