@@ -232,7 +232,7 @@ def main(argv=None):
     if wide is not None:
         isas, rows = wide
         peaks = [(i, winner(m.select("peak", isa=i))) for i in isas]
-        print(f"\n## Issue 3's cases on every ISA from AVX2 up (medians, ns; % of the ISA's own peak)\n")
+        print("\n## Issue 3's cases on every ISA from AVX2 up (medians, ns; % of the ISA's own peak)\n")
         print("No verdicts: the targets are the AVX2 variant's. Peaks (MAC/ns): " +
               ", ".join(f"{i} {p.counter('macs_per_ns', 0):.1f}" for i, p in peaks if p is not None) +
               ". `sparse_blocked4_` is left off the sparse names.\n")
