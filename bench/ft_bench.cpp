@@ -9,7 +9,8 @@
 // features inside it, as an engine does (one position's features all share its king's
 // bucket). So rows are neither always L1-hot nor always the same ones, and naive and tiled
 // forms read exactly the same rows. Refresh shapes are also timed with L2-hot rows (density
-// kind "l2hot"), where memory latency is not the limit.
+// kind "l2hot"), where memory latency is not the limit, and every refresh shape also times
+// each ISA's rows-read floor (floor/<isa>/ft_rows_read) on the same rows.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -149,6 +150,22 @@ void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) 
       time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
         a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
         v->run(s, a);  // unchecked: the pool's ids are valid by construction
+      });
+    });
+  }
+  // The rows-read floor of each ISA (kernels/ft_refresh/floor.inc) on the same pool of rows:
+  // what reading them costs with nothing else done. Native only (an emulated floor is
+  // tested, never timed), and not under a forced variant.
+  if (forced_variant()) return;
+  for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels()) {
+    if (k.info.emulated || (k.info.available() && k.supports(s))) continue;
+    register_variant_benchmark(k.info.name + suffix, &k.info, bytes, [kp = &k, s, rows](benchmark::State& st) {
+      ft_refresh::Args a;
+      a.weights = weights_for(s.l1);
+      a.bias = a.weights;
+      time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
+        a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
+        kp->run(s, a);
       });
     });
   }

@@ -191,7 +191,7 @@ class ResultFile:
     def call_floor(self):
         """The harness's own time per call (floor/scalar/empty_call: the timed loop calling
         an empty kernel through a function pointer, 32 elements), or None if not measured."""
-        for r in self.select("floor"):
+        for r in self.select("floor", tech="empty_call"):
             return r.time
         return None
 

@@ -77,6 +77,9 @@ def fixture():
     b += bench("ft_refresh/avx2/naive/1024x30/l2hot:100", 1500.0)
     b += bench("ft_refresh/avx2/tiled/1024x30/l2hot:100", 1000.0)
     b += bench("ft_refresh/avx2/grouped/1024x30/l2hot:100", 500.0)
+    # The rows read alone: shown beside the L2-hot row (naive 2.00x it), never a tiled form
+    # (counted as one, the L2-hot verdict would turn to met); none at cold rows.
+    b += bench("floor/avx2/ft_rows_read/1024x30/l2hot:100", 750.0)
     return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-27T00:00:00"},
             "benchmarks": b}
 
@@ -147,6 +150,10 @@ def main():
               "the from_bits form is shown beside the scanning winner")
         check("`tiled_prefetch`" in rows.get("ft_refresh 1024x30, cold rows", [""] * 2)[1],
               "ft_refresh compares the best register-tiled form")
+        check("rows read alone 750.0 ns (naive 2.00x that)" in rows.get("ft_refresh 1024x30, L2-hot rows", [""] * 2)[1],
+              "the rows-read floor and naive's time over it beside the L2-hot verdict")
+        check("rows read alone" not in rows.get("ft_refresh 1024x30, cold rows", [""] * 2)[1],
+              "no floor cell where no floor was measured")
         check("`sparse_blocked4_lut_acc1`'s 100.0 ns" in rows.get("nnz list of 1024 inputs, chunk 15%", [""] * 2)[1],
               "the nnz share is of the 1024x32 winner at 15%")
         check("8 met, 5 missed, 10 not measured." in p.stdout, "the count line")

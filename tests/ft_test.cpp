@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstring>
 #include <map>
+#include <set>
 #include <memory>
 #include <utility>
 
@@ -186,6 +187,91 @@ INSTANTIATE_TEST_SUITE_P(, FtRefresh, ::testing::ValuesIn(refresh_cases()), [](c
   return param_name(c.variant->info.name + "/" +
                     (c.variant->info.available() ? std::to_string(c.l1) + "_f" + std::to_string(c.features) : "unavailable"));
 });
+
+// ---- the rows-read floor (kernels/ft_refresh/floor.inc) ---------------------------------
+// Not a variant, but its result is exact and the same on every ISA: every floor kernel,
+// native or emulated, byte-compared with a scalar fold of the same rows (random and extreme
+// rows, so lanes wrap), at widths one fold to a whole net's; past the fold's 64 lanes the
+// accumulator and its guard keep their poison; widths off the 64-lane grid are refused.
+
+// fold[i] = sum over the n rows, over lanes k with k % 64 == i, of w[row][k] (mod 2^16).
+std::vector<std::int16_t> fold_rows(const Weights& w, const std::uint32_t* ids, int n) {
+  std::vector<std::int16_t> fold(ft_refresh::kFloorLanes, 0);
+  for (int k = 0; k < n; ++k)
+    for (int i = 0; i < w.l1; ++i) {
+      std::int16_t& f = fold[i % ft_refresh::kFloorLanes];
+      f = std::int16_t(std::int32_t(f) + w.row(ids[k])[i]);  // C++20: narrowing is mod 2^16
+    }
+  return fold;
+}
+
+class FtFloor : public ::testing::TestWithParam<const ft_refresh::FloorKernel*> {};
+
+TEST_P(FtFloor, FoldMatchesTheScalarFold) {
+  const ft_refresh::FloorKernel& k = *GetParam();
+  EXPECT_EQ(k.info.name, "floor/" + k.info.isa + "/ft_rows_read");
+  EXPECT_FALSE(k.info.note.empty());
+  NNUELAB_SKIP_IF_UNAVAILABLE(k.info);
+  for (int bad : {8, 96, 1000}) {
+    const char* why = k.supports({bad, 100, 1, 1});
+    ASSERT_NE(why, nullptr) << "l1 " << bad << " accepted";
+    EXPECT_NE(std::string(why).find("l1 % 64"), std::string::npos) << why;
+  }
+  int wrapped = 0;
+  for (auto [l1, features] : std::vector<std::pair<int, int>>{{64, 100}, {128, 40}, {1024, 2048}, {3072, 512}}) {
+    const Weights& w = weights(features, l1);
+    workloads::Rng rng(0x7f + std::uint64_t(l1));
+    for (int pass = 0; pass < 3; ++pass) {
+      const bool edge = pass == 2;
+      for (int active : {0, 1, 2, 30, 64})
+        for (int persp : {1, 2}) {
+          const ft_refresh::Shape s{l1, features, active, persp};
+          ASSERT_EQ(k.supports(s), nullptr) << ft_refresh::shape_name(s);
+          const std::vector<std::uint32_t> ids[2] = {random_ids(rng, active, features, edge), random_ids(rng, active, features, edge)};
+          Out got[2] = {Out(l1, kPoison[0]), Out(l1, kPoison[0])};
+          ft_refresh::Args a;
+          a.weights = w.w.data();
+          a.bias = nullptr;  // never read
+          for (int p = 0; p < 2; ++p) a.active[p] = ids[p].data(), a.acc[p] = got[p].data();
+          k.run(s, a);
+          for (int p = 0; p < 2; ++p) {
+            const std::string where = k.info.name + " " + ft_refresh::shape_name(s) + " pass " + std::to_string(pass) +
+                                      " perspective " + std::to_string(p);
+            const int written = p < persp ? ft_refresh::kFloorLanes : 0;
+            if (written) {
+              const std::vector<std::int16_t> want = fold_rows(w, ids[p].data(), active);
+              const auto diff = compare(got[p].data(), want.data(), written, where);
+              ASSERT_FALSE(diff) << *diff;
+              std::vector<std::int32_t> exact(written, 0);
+              for (int r = 0; r < active; ++r)
+                for (int i = 0; i < l1; ++i) exact[i % written] += w.row(ids[p][r])[i];
+              wrapped += std::any_of(exact.begin(), exact.end(), [](std::int32_t x) { return x > INT16_MAX || x < INT16_MIN; });
+            }
+            ASSERT_TRUE(std::all_of(got[p].buf.begin() + written, got[p].buf.end(), [](std::int16_t x) { return x == kPoison[0]; }))
+                << where << ": wrote past the fold";
+          }
+        }
+    }
+  }
+  EXPECT_GT(wrapped, 0) << "no fold left the int16 range: wrap-around untested";
+}
+
+INSTANTIATE_TEST_SUITE_P(, FtFloor, ::testing::ValuesIn([] {
+                           std::vector<const ft_refresh::FloorKernel*> out;
+                           for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels()) out.push_back(&k);
+                           return out;
+                         }()),
+                         [](const auto& info) { return param_name(info.param->info.name); });
+
+// Every ISA with register-tiled refresh forms has its floor kernel, native or emulated.
+TEST(FtFloorList, EveryTiledIsaHasOne) {
+  std::set<std::string> tiled, floors;
+  for (const ft_refresh::Variant& v : ft_refresh::variants())
+    if (v.info.technique == "tiled" && v.info.isa != "scalar" && !v.info.isa.starts_with("xsimd")) tiled.insert(v.info.isa);
+  for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels()) floors.insert(k.info.isa);
+  EXPECT_FALSE(tiled.empty());
+  EXPECT_EQ(floors, tiled);
+}
 
 // ---- ft_update ------------------------------------------------------------------------
 

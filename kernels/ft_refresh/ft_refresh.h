@@ -23,8 +23,17 @@ struct Args {
   std::int16_t* acc[2] = {nullptr, nullptr};
 };
 
+// The lanes of a floor kernel's fold (floor.inc): it writes acc[p][0..kFloorLanes) only.
+constexpr int kFloorLanes = 64;
+
 }  // namespace nnuelab::ft_refresh
 
 #define NNUELAB_FT_REFRESH_KERNEL(tech)                                \
   const char* tech##_supports(const ::nnuelab::ft_refresh::Shape& shape); \
   void tech##_run(const ::nnuelab::ft_refresh::Shape& shape, const ::nnuelab::ft_refresh::Args& args);
+
+// A floor kernel of kernels/ft_refresh/floor.inc (not a variant: the yardstick of what the
+// call's rows cost to read; ft_tiles.h's RefreshRowsRead says what it computes).
+#define NNUELAB_FT_REFRESH_FLOOR(tech)                                           \
+  const char* floor_##tech##_supports(const ::nnuelab::ft_refresh::Shape& shape); \
+  void floor_##tech##_run(const ::nnuelab::ft_refresh::Shape& shape, const ::nnuelab::ft_refresh::Args& args);

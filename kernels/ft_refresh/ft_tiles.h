@@ -444,6 +444,45 @@ struct UpdateFused {
   }
 };
 
+// ---- the rows-read floor (a yardstick, not a variant; kernels/ft_refresh/floor.inc) -------
+
+// What a refresh's rows cost to read with nothing else done: every active row read whole,
+// front to back, in the call's order (one sequential stream per row, the access the hardware
+// prefetchers follow best), folded by wrapping int16 adds into kFloorLanes lanes held in
+// kFloorLanes / kLanes independent registers (8 xmm, 4 ymm, 2 zmm: enough chains that the
+// adds never wait on each other, so the loads set the pace). Per perspective p:
+//   acc[p][i] = sum over active rows f, over k < l1 with k % kFloorLanes == i, of w[f][k]
+// (mod 2^16) for i < kFloorLanes; the rest of acc[p] and the bias are not touched. The
+// fold is there so the loads cannot be dropped and the result can be checked; it is the
+// same on every ISA. A refresh form can come no closer to this floor than the accumulator
+// traffic it adds (the bias read, l1 stores; the naive form's load and store per row).
+using ::nnuelab::ft_refresh::kFloorLanes;
+
+template <class V>
+struct RefreshRowsRead {
+  static_assert(kFloorLanes % V::kLanes == 0, "the fold is a whole number of registers");
+  static constexpr int kRegs = kFloorLanes / V::kLanes;
+  static const char* supports(const ft_refresh::Shape& s) {
+    return s.l1 % kFloorLanes ? "needs l1 % 64 == 0 (each row is folded into 64 int16 lanes)" : nullptr;
+  }
+  static void run(const ft_refresh::Shape& s, const ft_refresh::Args& a) {
+    alignas(64) static constexpr std::int16_t kZeros[kFloorLanes] = {};
+    for (int p = 0; p < s.perspectives; ++p) {
+      typename V::reg fold[kRegs];
+      load_n<V, kRegs>(fold, kZeros);
+      for (int k = 0; k < s.active; ++k) {
+        const std::int16_t* r = row(a.weights, s.l1, a.active[p][k]);
+#pragma GCC unroll 2  // two folds' worth of loads per loop step: the loop's own uops stay few
+        for (int i = 0; i < s.l1; i += kFloorLanes) {
+#pragma GCC unroll 8
+          for (int j = 0; j < kRegs; ++j) fold[j] = V::add(fold[j], V::load(r + i + j * V::kLanes));
+        }
+      }
+      store_n<V, kRegs>(a.acc[p], fold);
+    }
+  }
+};
+
 }  // namespace nnuelab::NNUELAB_ISA_NS::ft
 
 // An ISA file defines its registry functions from an implementation type.
@@ -458,6 +497,14 @@ struct UpdateFused {
 #define NNUELAB_FT_REFRESH_TECHNIQUES(V, R)              \
   NNUELAB_FT_REFRESH_DEFINE(naive, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshNaive<V>) \
   NNUELAB_FT_REFRESH_DEFINE(tiled, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<V, R>)
+// The rows-read floor of an ISA file listed in kernels/ft_refresh/floor.inc.
+#define NNUELAB_FT_REFRESH_FLOOR_DEFINE(V)                                                                  \
+  const char* floor_rows_read_supports(const ::nnuelab::ft_refresh::Shape& s) {                            \
+    return ::nnuelab::NNUELAB_ISA_NS::ft::RefreshRowsRead<V>::supports(s);                                 \
+  }                                                                                                        \
+  void floor_rows_read_run(const ::nnuelab::ft_refresh::Shape& s, const ::nnuelab::ft_refresh::Args& a) { \
+    ::nnuelab::NNUELAB_ISA_NS::ft::RefreshRowsRead<V>::run(s, a);                                          \
+  }
 // The row-group form, for the ISA files that register it (not scalar; xsimd too).
 #define NNUELAB_FT_REFRESH_GROUPED_TECHNIQUE(V) \
   NNUELAB_FT_REFRESH_DEFINE(grouped, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshGrouped<V>)

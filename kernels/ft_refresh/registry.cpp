@@ -11,6 +11,15 @@
 #define NNUELAB_REGISTRY_NO_BITS
 #include "kernels/common/registry_table.inc"
 
+// floor.inc's lines expand through their own row macro (registry_macros.h's NNUELAB_EACH_<isa>).
+#define NNUELAB_FT_FLOOR(isa, tech, note) NNUELAB_EACH_##isa(NNUELAB_FT_FLOOR_ROW, tech, note)
+#define NNUELAB_FT_FLOOR_ROW(ns, tech, note) \
+  namespace nnuelab::ns::ft_refresh {        \
+  NNUELAB_FT_REFRESH_FLOOR(tech)             \
+  }
+#include "kernels/ft_refresh/floor.inc"
+#undef NNUELAB_FT_FLOOR_ROW
+
 namespace nnuelab::ft_refresh {
 
 std::string shape_name(const Shape& s) {
@@ -40,6 +49,16 @@ void run(const Variant& v, const Shape& s, const Args& a) {
   if (s.perspectives == 2 && ft_checks::overlap(a.acc[0], a.acc[1], s.l1))
     ft_checks::fail(who, "acc[0] and acc[1] overlap");
   v.run(s, a);
+}
+
+std::span<const FloorKernel> floor_kernels() {
+#define NNUELAB_FT_FLOOR_ROW(ns, tech, note) \
+  FloorKernel{make_variant_info("floor", #ns, "ft_" #tech, note), &ns::ft_refresh::floor_##tech##_supports, &ns::ft_refresh::floor_##tech##_run},
+  static const std::vector<FloorKernel> table = {
+#include "kernels/ft_refresh/floor.inc"
+  };
+#undef NNUELAB_FT_FLOOR_ROW
+  return table;
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {

@@ -30,4 +30,15 @@ void run(const Variant& v, const Shape& s, const Args& a);
 // available one that supports the shape) and returns it.
 const Variant& run_active(const Shape& s, const Args& a);
 
+// A floor kernel of kernels/ft_refresh/floor.inc: not a variant of the op (its output is a
+// fold of the rows, not an accumulator), the yardstick of what a refresh's rows cost to read
+// (kernels/ft_refresh/ft_tiles.h, RefreshRowsRead). bench/ft_bench.cpp times them.
+struct FloorKernel {
+  VariantInfo info;                       // name "floor/<isa>/ft_<technique>"; available(), emulated as for variants
+  const char* (*supports)(const Shape&);  // nullptr when supported (l1 % 64 == 0), else the reason
+  // Unchecked: valid ids and pointers, a supported shape; call only when info.available().
+  void (*run)(const Shape&, const Args&);
+};
+std::span<const FloorKernel> floor_kernels();
+
 }  // namespace nnuelab::ft_refresh
