@@ -454,8 +454,12 @@ struct UpdateFused {
 //   acc[p][i] = sum over active rows f, over k < l1 with k % kFloorLanes == i, of w[f][k]
 // (mod 2^16) for i < kFloorLanes; the rest of acc[p] and the bias are not touched. The
 // fold is there so the loads cannot be dropped and the result can be checked; it is the
-// same on every ISA. A refresh form can come no closer to this floor than the accumulator
-// traffic it adds (the bias read, l1 stores; the naive form's load and store per row).
+// same on every ISA. It is a floor where reading cached rows is the limit (L2-hot rows: the
+// register-tiled forms measured 3-7% above it, `grouped` level with it; naive pays a load
+// and a store of the accumulator per row on top). With rows cold in memory it is not one:
+// a form that reads a slice of every row at a time keeps more misses in flight than one
+// row's front-to-back stream and beat it by 1.42x (README, "The refresh against its rows
+// read alone").
 using ::nnuelab::ft_refresh::kFloorLanes;
 
 template <class V>
