@@ -189,8 +189,8 @@ INSTANTIATE_TEST_SUITE_P(, FtRefresh, ::testing::ValuesIn(refresh_cases()), [](c
 });
 
 // ---- the rows-read floor (kernels/ft_refresh/floor.inc) ---------------------------------
-// Not a variant, but its result is exact and the same on every ISA: every floor kernel,
-// native or emulated, byte-compared with a scalar fold of the same rows (random and extreme
+// Not a variant, but its result is exact and the same on every ISA and in both read orders:
+// every floor kernel, native or emulated, byte-compared with a scalar fold of the same rows (random and extreme
 // rows, so lanes wrap), at widths one fold to a whole net's; past the fold's 64 lanes the
 // accumulator and its guard keep their poison; widths off the 64-lane grid are refused.
 
@@ -209,7 +209,8 @@ class FtFloor : public ::testing::TestWithParam<const ft_refresh::FloorKernel*> 
 
 TEST_P(FtFloor, FoldMatchesTheScalarFold) {
   const ft_refresh::FloorKernel& k = *GetParam();
-  EXPECT_EQ(k.info.name, "floor/" + k.info.isa + "/ft_rows_read");
+  EXPECT_TRUE(k.info.technique == "ft_rows_read" || k.info.technique == "ft_rows_read_sliced") << k.info.name;
+  EXPECT_EQ(k.info.name, "floor/" + k.info.isa + "/" + k.info.technique);
   EXPECT_FALSE(k.info.note.empty());
   NNUELAB_SKIP_IF_UNAVAILABLE(k.info);
   for (int bad : {8, 96, 1000}) {
@@ -218,7 +219,8 @@ TEST_P(FtFloor, FoldMatchesTheScalarFold) {
     EXPECT_NE(std::string(why).find("l1 % 64"), std::string::npos) << why;
   }
   int wrapped = 0;
-  for (auto [l1, features] : std::vector<std::pair<int, int>>{{64, 100}, {128, 40}, {1024, 2048}, {3072, 512}}) {
+  // 320: a sliced read's last slice is a partial one (256 + 64 lanes).
+  for (auto [l1, features] : std::vector<std::pair<int, int>>{{64, 100}, {128, 40}, {320, 100}, {1024, 2048}, {3072, 512}}) {
     const Weights& w = weights(features, l1);
     workloads::Rng rng(0x7f + std::uint64_t(l1));
     for (int pass = 0; pass < 3; ++pass) {
@@ -263,14 +265,16 @@ INSTANTIATE_TEST_SUITE_P(, FtFloor, ::testing::ValuesIn([] {
                          }()),
                          [](const auto& info) { return param_name(info.param->info.name); });
 
-// Every ISA with register-tiled refresh forms has its floor kernel, native or emulated.
-TEST(FtFloorList, EveryTiledIsaHasOne) {
-  std::set<std::string> tiled, floors;
+// Every ISA with register-tiled refresh forms has both floor kernels, native or emulated.
+TEST(FtFloorList, EveryTiledIsaHasBoth) {
+  std::set<std::string> tiled, whole, sliced;
   for (const ft_refresh::Variant& v : ft_refresh::variants())
     if (v.info.technique == "tiled" && v.info.isa != "scalar" && !v.info.isa.starts_with("xsimd")) tiled.insert(v.info.isa);
-  for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels()) floors.insert(k.info.isa);
+  for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels())
+    (k.info.technique == "ft_rows_read_sliced" ? sliced : whole).insert(k.info.isa);
   EXPECT_FALSE(tiled.empty());
-  EXPECT_EQ(floors, tiled);
+  EXPECT_EQ(whole, tiled);
+  EXPECT_EQ(sliced, tiled);
 }
 
 // ---- ft_update ------------------------------------------------------------------------

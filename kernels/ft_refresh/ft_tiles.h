@@ -444,43 +444,55 @@ struct UpdateFused {
   }
 };
 
-// ---- the rows-read floor (a yardstick, not a variant; kernels/ft_refresh/floor.inc) -------
+// ---- the rows-read floors (yardsticks, not variants; kernels/ft_refresh/floor.inc) -------
 
-// What a refresh's rows cost to read with nothing else done: every active row read whole,
-// front to back, in the call's order (one sequential stream per row, the access the hardware
-// prefetchers follow best), folded by wrapping int16 adds into kFloorLanes lanes held in
-// kFloorLanes / kLanes independent registers (8 xmm, 4 ymm, 2 zmm: enough chains that the
-// adds never wait on each other, so the loads set the pace). Per perspective p:
+// What a refresh's rows cost to read with nothing else done, folded by wrapping int16 adds
+// into kFloorLanes lanes held in kFloorLanes / kLanes independent registers (8 xmm, 4 ymm,
+// 2 zmm: enough chains that the adds never wait on each other, so the loads set the pace).
+// Per perspective p, whatever the order of the reads:
 //   acc[p][i] = sum over active rows f, over k < l1 with k % kFloorLanes == i, of w[f][k]
 // (mod 2^16) for i < kFloorLanes; the rest of acc[p] and the bias are not touched. The
 // fold is there so the loads cannot be dropped and the result can be checked; it is the
-// same on every ISA. It is a floor where reading cached rows is the limit (L2-hot rows: the
-// register-tiled forms measured 3-7% above it, `grouped` level with it; naive pays a load
-// and a store of the accumulator per row on top). With rows cold in memory it is not one:
-// a form that reads a slice of every row at a time keeps more misses in flight than one
-// row's front-to-back stream and beat it by 1.42x (README, "The refresh against its rows
-// read alone").
+// same on every ISA and in both orders:
+// - rows_read (kSliced false): every active row read whole, front to back, in the call's
+//   order: one sequential stream per row, the access the hardware prefetchers follow best
+//   and the naive and grouped forms' order.
+// - rows_read_sliced (kSliced true): the rows read kFloorSlice lanes at a time, that slice
+//   of every active row before the next slice, as AVX2's `tiled` reads them (a 512-byte
+//   slice of all 30 rows at a time), so the misses of many rows are in flight together.
+// With L2-hot rows the register-tiled forms measured 3-7% above rows_read and `grouped`
+// level with it (naive pays a load and a store of the accumulator per row on top). With
+// rows cold in memory rows_read is not a floor: the tiled forms beat it by 1.42x (README,
+// "The refresh against its rows read alone"), which is what rows_read_sliced measures.
 using ::nnuelab::ft_refresh::kFloorLanes;
+constexpr int kFloorSlice = 4 * kFloorLanes;  // 256 lanes: AVX2 tiled's slice of 16 ymm
 
-template <class V>
+template <class V, bool kSliced>
 struct RefreshRowsRead {
   static_assert(kFloorLanes % V::kLanes == 0, "the fold is a whole number of registers");
   static constexpr int kRegs = kFloorLanes / V::kLanes;
   static const char* supports(const ft_refresh::Shape& s) {
     return s.l1 % kFloorLanes ? "needs l1 % 64 == 0 (each row is folded into 64 int16 lanes)" : nullptr;
   }
+  // fold += lanes [from, to) of row r, kFloorLanes at a time.
+  static void add_lanes(typename V::reg (&fold)[kRegs], const std::int16_t* r, int from, int to) {
+#pragma GCC unroll 2  // two folds' worth of loads per loop step: the loop's own uops stay few
+    for (int i = from; i < to; i += kFloorLanes) {
+#pragma GCC unroll 8
+      for (int j = 0; j < kRegs; ++j) fold[j] = V::add(fold[j], V::load(r + i + j * V::kLanes));
+    }
+  }
   static void run(const ft_refresh::Shape& s, const ft_refresh::Args& a) {
     alignas(64) static constexpr std::int16_t kZeros[kFloorLanes] = {};
     for (int p = 0; p < s.perspectives; ++p) {
       typename V::reg fold[kRegs];
       load_n<V, kRegs>(fold, kZeros);
-      for (int k = 0; k < s.active; ++k) {
-        const std::int16_t* r = row(a.weights, s.l1, a.active[p][k]);
-#pragma GCC unroll 2  // two folds' worth of loads per loop step: the loop's own uops stay few
-        for (int i = 0; i < s.l1; i += kFloorLanes) {
-#pragma GCC unroll 8
-          for (int j = 0; j < kRegs; ++j) fold[j] = V::add(fold[j], V::load(r + i + j * V::kLanes));
-        }
+      if constexpr (kSliced) {
+        for (int from = 0; from < s.l1; from += kFloorSlice)
+          for (int k = 0; k < s.active; ++k)
+            add_lanes(fold, row(a.weights, s.l1, a.active[p][k]), from, std::min(s.l1, from + kFloorSlice));
+      } else {
+        for (int k = 0; k < s.active; ++k) add_lanes(fold, row(a.weights, s.l1, a.active[p][k]), 0, s.l1);
       }
       store_n<V, kRegs>(a.acc[p], fold);
     }
@@ -501,14 +513,17 @@ struct RefreshRowsRead {
 #define NNUELAB_FT_REFRESH_TECHNIQUES(V, R)              \
   NNUELAB_FT_REFRESH_DEFINE(naive, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshNaive<V>) \
   NNUELAB_FT_REFRESH_DEFINE(tiled, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshTiled<V, R>)
-// The rows-read floor of an ISA file listed in kernels/ft_refresh/floor.inc.
-#define NNUELAB_FT_REFRESH_FLOOR_DEFINE(V)                                                                  \
-  const char* floor_rows_read_supports(const ::nnuelab::ft_refresh::Shape& s) {                            \
-    return ::nnuelab::NNUELAB_ISA_NS::ft::RefreshRowsRead<V>::supports(s);                                 \
-  }                                                                                                        \
-  void floor_rows_read_run(const ::nnuelab::ft_refresh::Shape& s, const ::nnuelab::ft_refresh::Args& a) { \
-    ::nnuelab::NNUELAB_ISA_NS::ft::RefreshRowsRead<V>::run(s, a);                                          \
+// The rows-read floors of an ISA file listed in kernels/ft_refresh/floor.inc.
+#define NNUELAB_FT_REFRESH_FLOOR_ONE(tech, V, kSliced)                                                 \
+  const char* floor_##tech##_supports(const ::nnuelab::ft_refresh::Shape& s) {                        \
+    return ::nnuelab::NNUELAB_ISA_NS::ft::RefreshRowsRead<V, kSliced>::supports(s);                   \
+  }                                                                                                    \
+  void floor_##tech##_run(const ::nnuelab::ft_refresh::Shape& s, const ::nnuelab::ft_refresh::Args& a) { \
+    ::nnuelab::NNUELAB_ISA_NS::ft::RefreshRowsRead<V, kSliced>::run(s, a);                            \
   }
+#define NNUELAB_FT_REFRESH_FLOOR_DEFINE(V)          \
+  NNUELAB_FT_REFRESH_FLOOR_ONE(rows_read, V, false) \
+  NNUELAB_FT_REFRESH_FLOOR_ONE(rows_read_sliced, V, true)
 // The row-group form, for the ISA files that register it (not scalar; xsimd too).
 #define NNUELAB_FT_REFRESH_GROUPED_TECHNIQUE(V) \
   NNUELAB_FT_REFRESH_DEFINE(grouped, ::nnuelab::NNUELAB_ISA_NS::ft::RefreshGrouped<V>)
