@@ -460,10 +460,10 @@ struct UpdateFused {
 // - rows_read_sliced (kSliced true): the rows read kFloorSlice lanes at a time, that slice
 //   of every active row before the next slice, as AVX2's `tiled` reads them (a 512-byte
 //   slice of all 30 rows at a time), so the misses of many rows are in flight together.
-// With L2-hot rows the register-tiled forms measured 3-7% above rows_read and `grouped`
-// level with it (naive pays a load and a store of the accumulator per row on top). With
-// rows cold in memory rows_read is not a floor: the tiled forms beat it by 1.42x (README,
-// "The refresh against its rows read alone"), which is what rows_read_sliced measures.
+// On the model 207 Xeon every register-tiled form ran within a few percent of the floor
+// of its own order, cold rows or L2-hot (README, "The refresh against its rows read
+// alone"); with cold rows the sliced order was 1.27x faster than front to back (more
+// misses in flight), with L2-hot rows front to back was the faster by 7%.
 using ::nnuelab::ft_refresh::kFloorLanes;
 constexpr int kFloorSlice = 4 * kFloorLanes;  // 256 lanes: AVX2 tiled's slice of 16 ymm
 
