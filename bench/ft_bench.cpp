@@ -13,6 +13,7 @@
 // each ISA's rows-read floor (floor/<isa>/ft_rows_read) on the same rows.
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -127,6 +128,21 @@ void time_refresh(benchmark::State& state, const ft_refresh::Shape& s, Rows rows
   count_huge_pages(state, s.l1);
 }
 
+// The timed body of a refresh kernel (a variant's run or a floor kernel's) on the pool's
+// rows; the bias is any l1 int16.
+std::function<void(benchmark::State&)> refresh_body(void (*run)(const ft_refresh::Shape&, const ft_refresh::Args&),
+                                                    const ft_refresh::Shape& s, Rows rows) {
+  return [run, s, rows](benchmark::State& st) {
+    ft_refresh::Args a;
+    a.weights = weights_for(s.l1);
+    a.bias = a.weights;
+    time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
+      a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
+      run(s, a);  // unchecked: the pool's ids are valid by construction
+    });
+  };
+}
+
 void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) {
   std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
   suffix += ft_refresh::shape_name(s);
@@ -143,15 +159,7 @@ void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) 
     });
   for (const ft_refresh::Variant* v : selected_variants(ft_refresh::variants())) {
     if (v->info.available() && !ft_refresh::why_unsupported(*v, s).empty()) continue;
-    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, [v, s, rows](benchmark::State& st) {
-      ft_refresh::Args a;
-      a.weights = weights_for(s.l1);
-      a.bias = a.weights;
-      time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
-        a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
-        v->run(s, a);  // unchecked: the pool's ids are valid by construction
-      });
-    });
+    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, refresh_body(v->run, s, rows));
   }
   // The rows-read floor of each ISA (kernels/ft_refresh/floor.inc) on the same pool of rows:
   // what reading them costs with nothing else done. Native only (an emulated floor is
@@ -159,15 +167,7 @@ void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) 
   if (forced_variant()) return;
   for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels()) {
     if (k.info.emulated || (k.info.available() && k.supports(s))) continue;
-    register_variant_benchmark(k.info.name + suffix, &k.info, bytes, [kp = &k, s, rows](benchmark::State& st) {
-      ft_refresh::Args a;
-      a.weights = weights_for(s.l1);
-      a.bias = a.weights;
-      time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
-        a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
-        kp->run(s, a);
-      });
-    });
+    register_variant_benchmark(k.info.name + suffix, &k.info, bytes, refresh_body(k.run, s, rows));
   }
 }
 

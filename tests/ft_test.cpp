@@ -10,8 +10,8 @@
 #include <climits>
 #include <cstring>
 #include <map>
-#include <set>
 #include <memory>
+#include <set>
 #include <utility>
 
 #include "nnuelab_config.h"
@@ -194,14 +194,13 @@ INSTANTIATE_TEST_SUITE_P(, FtRefresh, ::testing::ValuesIn(refresh_cases()), [](c
 // rows, so lanes wrap), at widths one fold to a whole net's; past the fold's 64 lanes the
 // accumulator and its guard keep their poison; widths off the 64-lane grid are refused.
 
-// fold[i] = sum over the n rows, over lanes k with k % 64 == i, of w[row][k] (mod 2^16).
-std::vector<std::int16_t> fold_rows(const Weights& w, const std::uint32_t* ids, int n) {
-  std::vector<std::int16_t> fold(ft_refresh::kFloorLanes, 0);
+// The exact sums: fold[i] = sum over the n rows, over lanes k with k % 64 == i, of
+// w[row][k], in int32 (at most 64 rows x 48 lanes x 32768: no overflow). The kernels' int16
+// fold is this mod 2^16.
+std::vector<std::int32_t> fold_rows(const Weights& w, const std::uint32_t* ids, int n) {
+  std::vector<std::int32_t> fold(ft_refresh::kFloorLanes, 0);
   for (int k = 0; k < n; ++k)
-    for (int i = 0; i < w.l1; ++i) {
-      std::int16_t& f = fold[i % ft_refresh::kFloorLanes];
-      f = std::int16_t(std::int32_t(f) + w.row(ids[k])[i]);  // C++20: narrowing is mod 2^16
-    }
+    for (int i = 0; i < w.l1; ++i) fold[i % ft_refresh::kFloorLanes] += w.row(ids[k])[i];
   return fold;
 }
 
@@ -241,12 +240,11 @@ TEST_P(FtFloor, FoldMatchesTheScalarFold) {
                                       " perspective " + std::to_string(p);
             const int written = p < persp ? ft_refresh::kFloorLanes : 0;
             if (written) {
-              const std::vector<std::int16_t> want = fold_rows(w, ids[p].data(), active);
+              const std::vector<std::int32_t> exact = fold_rows(w, ids[p].data(), active);
+              std::vector<std::int16_t> want(exact.size());
+              std::transform(exact.begin(), exact.end(), want.begin(), [](std::int32_t x) { return std::int16_t(x); });  // mod 2^16
               const auto diff = compare(got[p].data(), want.data(), written, where);
               ASSERT_FALSE(diff) << *diff;
-              std::vector<std::int32_t> exact(written, 0);
-              for (int r = 0; r < active; ++r)
-                for (int i = 0; i < l1; ++i) exact[i % written] += w.row(ids[p][r])[i];
               wrapped += std::any_of(exact.begin(), exact.end(), [](std::int32_t x) { return x > INT16_MAX || x < INT16_MIN; });
             }
             ASSERT_TRUE(std::all_of(got[p].buf.begin() + written, got[p].buf.end(), [](std::int16_t x) { return x == kPoison[0]; }))
