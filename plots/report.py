@@ -58,6 +58,31 @@ def winners(rf):
     return rows
 
 
+REFRESH_HEADER = ["isa", "shape", "rows", "naive ns", "fastest form", "ns", "rows read front to back ns",
+                  "slice by slice ns", "naive / faster read", "fastest / faster read"]
+REFRESH_TEXT = ("Each refresh point beside its rows read alone (<code>floor/&lt;isa&gt;/ft_rows_read</code>, front "
+                "to back as naive and grouped read them; <code>_sliced</code>, a 256-lane slice of every row at a "
+                "time as AVX2's tiled forms do), timed on the same rows: naive over the faster read is the most a "
+                "form reading every row once could gain where reading the rows is the limit, and the fastest form "
+                "over it how close that form comes (below 1x it reads its rows faster than the plain read does, "
+                "as prefetching forms can on cold rows). Cold rows: the weights out of cache; L2-hot: the call's rows "
+                "in L2.")
+
+
+def refresh_rows(rf):
+    """The cells (strings) of the refresh-against-its-reads table, one list per point."""
+    rows = []
+    for d in R.refresh_against_reads(rf):
+        reads = dict(d["reads"])
+        read_ns = [fmt(reads[o].time, ",.1f") if o in reads else "" for o, _ in R.ROW_READS]
+        floor = d["faster_read"].time
+        naive = d["naive"].time if d["naive"] else None
+        rows.append([d["isa"], d["shape"], d["rows"], fmt(naive, ",.1f"), d["fastest"].tech,
+                     fmt(d["fastest"].time, ",.1f")] + read_ns
+                    + [fmt(naive / floor if naive else None, ".2f", "x"), fmt(d["fastest"].time / floor, ".2f", "x")])
+    return rows
+
+
 def shape_key(shape):
     return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", shape)]
 
@@ -148,7 +173,8 @@ def render_html(files, charts, sem, out_path):
              "<p class='sub'>" + "<br>".join(esc(f"{f.label}: {f.compiler}, {f.date} ({os.path.basename(f.path)})"
                                                 + (f"; harness floor {f.call_floor:.1f} ns per call" if f.call_floor else ""))
                                             for f in files) + "</p>",
-             "<nav><a href='#crossovers'>Crossovers</a><a href='#winners'>Winners</a><a href='#charts'>Charts</a>"
+             "<nav><a href='#crossovers'>Crossovers</a><a href='#winners'>Winners</a><a href='#refresh'>Refresh</a>"
+             "<a href='#charts'>Charts</a>"
              "<a href='#semantics'>Semantics</a><a href='#machines'>Machines</a></nav>",
              "<p>Times are per kernel call, medians over repetitions, L1-hot inputs rotating through "
              + esc(pools_text(files)) + ". <em>x ref</em> is the speedup over the op's scalar reference at the same shape, measured in the "
@@ -189,6 +215,19 @@ def render_html(files, charts, sem, out_path):
                          f"<td class='num'>{fmt(w['speedup'], '.1f')}</td><td class='num'>{fmt(w['pct_peak'], '.0f', '%')}</td>"
                          f"<td>{esc(w['runner_up'])}</td><td class='num'>{w['n']}</td></tr>")
         parts.append("</table>")
+    refresh = [(f, refresh_rows(f)) for f in files]
+    if any(rows for _, rows in refresh):
+        parts.append(f"<h2 id='refresh'>The feature-transformer refresh against its rows read alone</h2><p>{REFRESH_TEXT}</p>")
+        for f, rows in refresh:
+            if not rows:
+                continue
+            parts.append(f"<h3>{esc(f.label)}</h3><table><tr>" + "".join(f"<th>{esc(h)}</th>" for h in REFRESH_HEADER)
+                         + "</tr>")
+            for row in rows:
+                parts.append("<tr>" + "".join(f"<td><code>{esc(c)}</code></td>" if i == 4 else
+                                              f"<td class='num'>{esc(c)}</td>" if i >= 3 else f"<td>{esc(c)}</td>"
+                                              for i, c in enumerate(row)) + "</tr>")
+            parts.append("</table>")
     parts.append("<h2 id='charts'>Charts</h2>")
     out_dir = os.path.dirname(os.path.abspath(out_path))
     for c in charts:
@@ -251,6 +290,13 @@ def render_md(files, charts, out_path):
         for w in winners(f):
             md.append(f"| {w['op']} | {w['shape']} | {w['density']} | `{w['winner']}` | {fmt(w['ns'], '.1f')} | "
                       f"{fmt(w['spread'], '.1f')} | {fmt(w['best'], '.1f')} | {fmt(w['speedup'], '.1f')} | {fmt(w['pct_peak'], '.0f', '%')} |")
+    for f in files:
+        rows = refresh_rows(f)
+        if rows:
+            md += ["", f"## The feature-transformer refresh against its rows read alone: {f.label}", "",
+                   re.sub(r"</?code>", "`", REFRESH_TEXT).replace("&lt;", "<").replace("&gt;", ">"), "",
+                   "| " + " | ".join(REFRESH_HEADER) + " |", "|---|---|---|---:|---|" + "---:|" * 5]
+            md += ["| " + " | ".join(f"`{c}`" if i == 4 else c for i, c in enumerate(row)) + " |" for row in rows]
     md += ["", "Charts: " + ", ".join(f"`{os.path.basename(c.png)}`" for c in charts), ""]
     with open(out_path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(md))
@@ -264,6 +310,11 @@ def main(argv):
     ap.add_argument("--plots", help="where the charts go (default: plots/ beside the page)")
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="source of the semantics table")
     args = ap.parse_args(argv)
+    for flag, path in (("--out", args.out), ("--md", args.md)):
+        if path and os.path.isdir(path):
+            print(f"report.py: {flag} {path} is a folder; name the file, e.g. {os.path.join(path, 'report.html' if flag == '--out' else 'report.md')}",
+                  file=sys.stderr)
+            return 2
     files = R.load_cli(args.files, "report.py")
     if files is None:
         return 1

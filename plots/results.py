@@ -33,6 +33,16 @@ TIME_SCALE = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
 # charts leave them out.
 MACHINE_OPS = ("peak", "floor")
 
+# The feature-transformer refresh's yardsticks (kernels/ft_refresh/floor.inc): a refresh
+# call's rows read alone, nothing else done, in the two orders its forms read them. They
+# are floors (op "floor"), so never winners; the report and ./lab targets set them beside
+# the refresh forms measured on the same rows.
+ROW_READS = (("front to back", "ft_rows_read"), ("slice by slice", "ft_rows_read_sliced"))
+# The register-tiled refresh forms (grouped reads whole rows and is not register-tiled).
+REFRESH_TILED = ("tiled", "tiled_prefetch", "tiled_stream")
+# A refresh benchmark's density kind says where its rows come from.
+ROW_TEMPERATURE = {"dense": "cold", "l2hot": "L2-hot"}
+
 
 class ResultError(Exception):
     """A result file that is missing or not a benchmark result; the message says which and why."""
@@ -194,6 +204,41 @@ class ResultFile:
         for r in self.select("floor", tech="empty_call"):
             return r.time
         return None
+
+    def row_reads(self, isa, shape, density):
+        """[(order, Result)] of the refresh rows-read floors timed natively at this point
+        (ROW_READS' order; the ones not measured left out)."""
+        found = []
+        for order, tech in ROW_READS:
+            rs = self.select("floor", isa=isa, tech=tech, shape=shape, density=density)
+            if rs:
+                found.append((order, rs[0]))
+        return found
+
+
+def refresh_against_reads(rf):
+    """Per ft_refresh point (isa, shape, density) that has a rows-read floor, a dict: isa,
+    shape, rows (cold or L2-hot), naive, fastest (the fastest native form, the reference
+    left out), tiled (the fastest register-tiled form), reads ([(order, Result)]) and
+    faster_read (the faster floor). Sorted by isa, shape, rows; [] without floors."""
+    points = {}
+    for r in rf.select("ft_refresh"):
+        if not r.is_reference:
+            points.setdefault((r.isa, r.shape, r.density), []).append(r)
+    rows = []
+    for (isa, shape, density), rs in points.items():
+        reads = rf.row_reads(isa, shape, density)
+        if not reads:
+            continue
+        tiled = [r for r in rs if r.tech in REFRESH_TILED]
+        rows.append(dict(isa=isa, shape=shape, rows=ROW_TEMPERATURE.get(density.split(":")[0], density),
+                         naive=next((r for r in rs if r.tech == "naive"), None),
+                         fastest=min(rs, key=lambda r: r.time),
+                         tiled=min(tiled, key=lambda r: r.time) if tiled else None,
+                         reads=reads, faster_read=min((f for _, f in reads), key=lambda f: f.time)))
+    size = lambda shape: [int(x) for x in re.findall(r"\d+", shape)]  # noqa: E731
+    rows.sort(key=lambda d: (d["isa"], size(d["shape"]), d["rows"] != "cold"))
+    return rows
 
 
 def load(path):

@@ -76,7 +76,7 @@ ISA_CASES = [
     (f"real {shape}", shape, lambda d: d.startswith("real-"), lambda t: True)
     for shape in ("1536x16", "3072x16", "1536x32", "3072x32")
 ]
-TILED = ("tiled", "tiled_prefetch", "tiled_stream")
+TILED = R.REFRESH_TILED
 REFRESH = [("ft_refresh 1024x30, cold rows", "dense:100"), ("ft_refresh 1024x30, L2-hot rows", "l2hot:100")]
 REFRESH_RATIO = 2.0
 
@@ -202,9 +202,7 @@ def elementwise_rows(m):
         # back and a slice of every row at a time): not part of the verdict; naive's time over
         # the faster is what a form reading every row could at most gain where reading them
         # is the limit.
-        floors = [(what, winner(m.select("floor", isa="avx2", tech=tech, shape="1024x30", density=dens)))
-                  for what, tech in (("front to back", "ft_rows_read"), ("slice by slice", "ft_rows_read_sliced"))]
-        floors = [(what, f) for what, f in floors if f is not None]
+        floors = m.row_reads("avx2", "1024x30", dens)
         floor_cell = ""
         if floors:
             fastest_floor = min(f.time for _, f in floors)

@@ -99,6 +99,11 @@ def bad_input(src):
                 check(code != 0, f"{name} {os.path.basename(path)}: fails (exit {code})")
                 check(message in err and path in err, f"{name} {os.path.basename(path)}: says '{message}' and names the file")
                 check("Traceback" not in err, f"{name} {os.path.basename(path)}: no traceback")
+            if script == report:
+                # --out naming a folder (the page is a file): refused with the reason.
+                code, out, err = run([script, "--out", tmp, corrupt])
+                check(code == 2 and "is a folder" in err and "Traceback" not in err,
+                      f"{name} --out a folder: refused with the reason (exit {code}: {err.strip()[-200:]})")
             # No file given and no results/ in the working directory: says what to do.
             code, out, err = run([script, "--out", os.path.join(tmp, "out2", "x.html")], cwd=tmp)
             check(code != 0 and "run ./lab bench first" in err, f"{name} without results: says to run ./lab bench first")
@@ -125,6 +130,13 @@ def spread(src):
                         # A refresh's rows-read floor first: the harness floor is empty_call's, not
                         # the first floor result's.
                         ("floor/avx2/ft_rows_read/1024x30/l2hot:100", [600.0, 610.0, 605.0]),
+                        # The refresh beside its rows read alone: the L2-hot point has both
+                        # floors, the cold one none (so no row of its own).
+                        ("floor/avx2/ft_rows_read_sliced/1024x30/l2hot:100", [580.0, 590.0, 585.0]),
+                        ("ft_refresh/scalar/reference/1024x30/l2hot:100", [5000.0]),
+                        ("ft_refresh/avx2/naive/1024x30/l2hot:100", [1210.0, 1200.0, 1190.0]),
+                        ("ft_refresh/avx2/tiled/1024x30/l2hot:100", [650.0, 640.0, 660.0]),
+                        ("ft_refresh/avx2/naive/1024x30/dense:100", [3000.0]),
                         ("floor/scalar/empty_call/32>>6/dense:100", [0.9, 1.1, 1.0])]:
         full = name + "/manual_time"
         for i, t in enumerate(times):
@@ -162,9 +174,15 @@ def spread(src):
         check(f"| `crelu32/avx2/packs_shift_permute` | 2.2 | {expected} | 2.0 |" in text,
               f"report.md: the winner's row has its cv {expected} and min 2.0")
         check("harness floor 1.0 ns per call" in text, "report.md: names the harness floor (floor/scalar/empty_call)")
-        check("`floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
+        check("| `floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
+        # 1200 / 585 and 650 / 585, the faster read being the sliced one.
+        check("| avx2 | 1024x30 | L2-hot | 1,200.0 | `tiled` | 650.0 | 605.0 | 585.0 | 2.05x | 1.11x |" in text,
+              "report.md: the L2-hot refresh beside both rows-read floors (naive and the fastest form over the faster)")
+        check("| avx2 | 1024x30 | cold |" not in text, "report.md: no refresh row where no floor was timed")
         page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
         check("harness floor 1.0 ns per call" in page_text, "report.html: names the harness floor")
+        check("id='refresh'" in page_text and "<td class='num'>2.05x</td><td class='num'>1.11x</td>" in page_text,
+              "report.html: the refresh beside its rows read alone")
         check("12.5% of 800 samples slow over 1.0 s (test probe)" in page_text and "slow spells: 12.5% of 800" in text,
               "report.html and report.md: the run's slow-spell probe")
         check("16,384 distinct sparse activation vectors" in page_text and "1,024 distinct inputs for the other ops"
