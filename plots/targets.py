@@ -41,11 +41,12 @@ TOLERANCE = 1.10  # issue 4: "about N ns" is met up to N * TOLERANCE
 # The issue's synthetic range "at 10-25%": one row per density, each judged on its own.
 DENSITIES = (10, 15, 20, 25)
 NNZ_DENSITY = 15  # "the nnz extraction for 1024 inputs at 15%", against 1024x32 at 15%
+SPARSE_SHAPES = ("1024x32", "1536x16", "3072x16")  # the synthetic cases, timed at every DENSITIES
 
 # (label, shape, density test, target % of peak)
 AFFINE = [
     (f"sparse {shape}, chunk {p}%", shape, lambda d, p=p: d == f"chunk:{p}", target)
-    for shape, target in (("1024x32", 90), ("1536x16", 80), ("3072x16", 80))
+    for shape, target in zip(SPARSE_SHAPES, (90, 80, 80))
     for p in DENSITIES
 ] + [
     ("dense 64x32", "64x32", lambda d: d == "dense:100", 95),
@@ -148,6 +149,45 @@ def affine_rows(m):
     return rows
 
 
+def line_fit(points):
+    """Least-squares (intercept, slope) of y on x over [(x, y)], or None with fewer than two
+    distinct x."""
+    if len({x for x, _ in points}) < 2:
+        return None
+    mx = sum(x for x, _ in points) / len(points)
+    my = sum(y for _, y in points) / len(points)
+    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+    return my - slope * mx, slope
+
+
+def cost_rows(m, peak):
+    """Per synthetic sparse shape, the fixed and per-chunk cost of the form that wins its
+    NNZ_DENSITY row (scanning its input): a line through that form's times at every density
+    of DENSITIES measured, against its non-zero chunks per call (the nnz_chunks counter; the
+    density's share of the chunks when a file lacks it). [] when nothing has two densities."""
+    rate = peak.counter("macs_per_ns") if peak is not None else None
+    rows = []
+    for shape in SPARSE_SHAPES:
+        inputs, out = (int(x) for x in shape.split("x"))
+        rs = [r for r in pick(m, "affine", "avx2", shape, lambda d: d in {f"chunk:{p}" for p in DENSITIES})
+              if not r.tech.endswith("_from_bits")]
+        at = winner([r for r in rs if r.density == f"chunk:{NNZ_DENSITY}"])
+        if at is None:
+            continue
+        mine = sorted((r for r in rs if r.tech == at.tech), key=lambda r: r.pct)
+        fit = line_fit([(r.counter("nnz_chunks", inputs / 4 * r.pct / 100), r.time) for r in mine])
+        if fit is None:
+            continue
+        fixed, per_chunk = fit
+        peak_chunk = 4 * out / rate if rate else None  # ns per chunk's MACs at the peak
+        rows.append([f"sparse {shape}", f"`{at.tech}` at {'/'.join(f'{r.pct:g}' for r in mine)}%",
+                     f"{fixed:,.1f} ns ({fixed / at.time * 100:.0f}% of its {NNZ_DENSITY}% call)",
+                     f"{per_chunk:.2f} ns" + (f" ({peak_chunk / per_chunk * 100:.0f}% of the peak's rate)"
+                                              if peak_chunk and per_chunk > 0 else ""),
+                     f"{peak_chunk:.2f} ns" if peak_chunk else "-"])
+    return rows
+
+
 def short_tech(tech):
     """A sparse technique's name without the family prefix every ISA shares."""
     return tech[len("sparse_blocked4_"):] if tech.startswith("sparse_blocked4_") else tech
@@ -240,6 +280,14 @@ def main(argv=None):
     print("\n## Issue 3: AVX2 affine, % of the AVX2 peak (medians)\n")
     r3 = affine_rows(m)
     print(table(["case", "best variant scanning its input", "best given the bitset", "density", "target", "verdict"], r3))
+    costs = cost_rows(m, peak)
+    if costs:
+        print("\n### Where the synthetic calls' time goes (no verdicts)\n")
+        print(f"A straight line through each shape's {NNZ_DENSITY}% winner at the densities it was timed at (time "
+              "against its non-zero chunks per call): the intercept is what the call costs whatever the density "
+              "(the input scan, the list's steps, the call), the slope what each non-zero chunk adds, beside the "
+              "peak's time for a chunk's 4 x outputs MACs.\n")
+        print(table(["case", "form, densities", "fixed per call", "per non-zero chunk", "the peak's per chunk"], costs))
     wide = isa_rows(m)
     if wide is not None:
         isas, rows = wide

@@ -9,7 +9,8 @@ densities of issue 3's 10-25% range judged row by row (and one outside it ignore
 faster `_from_bits` form that must not count for the scanning verdict, a faster emulated
 result and a skipped one that must be ignored, and cases left out (not measured). Each
 row's verdict is checked against the one this file expects from those numbers;
---fail-on-miss must exit 1, a missing or corrupt file 2 with a message. Results of ISAs
+--fail-on-miss must exit 1, a missing or corrupt file 2 with a message. The fixed and
+per-chunk cost table fits its line through the 15% winner's own densities. Results of ISAs
 above AVX2 (--every-isa) move no verdict and fill the per-ISA table: the best scanning
 native form per ISA, dense forms only at dense 64x32, the fastest ISA against AVX2.
 """
@@ -104,6 +105,25 @@ def wide_isas():
     return b
 
 
+def costs():
+    """Where the synthetic calls' time goes: 1536x16's winner at 15% (lut_acc1) timed at
+    every density with times exactly 40 + 2 x its non-zero chunks, so the line must give
+    40 ns fixed and 2.00 ns per chunk, half the peak's rate (64 MAC/ns: 1.00 ns for a
+    chunk's 64 MACs). Other forms must not enter its line: lut_x2 (faster at 10%, slower
+    at 15%) and a faster _from_bits form at 15% (not the winner). 1024x32 is timed at one
+    density only: no line, no row."""
+    b = bench("peak/avx2/maddubs_madd/chains8/dense:100", 50000.0, macs_per_ns=64.0)
+    for pct, chunks in ((10, 38.4), (15, 57.6), (20, 76.8), (25, 96.0)):
+        b += bench(f"affine/avx2/sparse_blocked4_lut_acc1/1536x16/chunk:{pct}", 40.0 + 2.0 * chunks,
+                   pct_peak=50.0, nnz_chunks=chunks)
+    b += bench("affine/avx2/sparse_blocked4_lut_x2/1536x16/chunk:10", 20.0, pct_peak=90.0, nnz_chunks=38.4)
+    b += bench("affine/avx2/sparse_blocked4_lut_x2/1536x16/chunk:15", 300.0, pct_peak=30.0, nnz_chunks=57.6)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:15", 50.0, pct_peak=99.0, nnz_chunks=57.6)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15", 100.0, pct_peak=50.0, nnz_chunks=38.4)
+    return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-29T00:00:00"},
+            "benchmarks": b}
+
+
 EXPECTED = {
     "sparse 1024x32, chunk 10%": "missed",
     "sparse 1024x32, chunk 15%": "met",
@@ -184,6 +204,21 @@ def main():
         check(row[2].startswith("`dense_blocked4_x4` 30.0") and row[4] == "`avx2`, 1.00x AVX2",
               f"dense 64x32 takes dense forms only (got {row[2]} / {row[4]})")
         check("avx512vnni 360.0" in p.stdout, "the peaks of the ISAs shown")
+        # Where the synthetic calls' time goes: the line through the 15% winner's densities.
+        with open(path, "w") as f:
+            json.dump(costs(), f)
+        p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+        cost = {}
+        for line in p.stdout.split("time goes", 1)[-1].splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 5 and cells[0].startswith("sparse "):
+                cost[cells[0]] = cells
+        # 40 ns of the 15% call's 40 + 2 x 57.6 = 155.2 ns is 26%.
+        check(cost.get("sparse 1536x16") == ["sparse 1536x16", "`sparse_blocked4_lut_acc1` at 10/15/20/25%",
+                                             "40.0 ns (26% of its 15% call)", "2.00 ns (50% of the peak's rate)",
+                                             "1.00 ns"],
+              f"the fixed and per-chunk cost of 1536x16's winner, its own densities only (got {cost.get('sparse 1536x16')})")
+        check("sparse 1024x32" not in cost, "no cost row for a shape timed at one density")
         # Results of ISAs above AVX2 that are all errors (a CPU without them): a note, no table.
         only_errors = fixture()
         only_errors["benchmarks"].append(dict(
