@@ -60,13 +60,12 @@ def winners(rf):
 
 REFRESH_HEADER = ["isa", "shape", "rows", "naive ns", "fastest form", "ns", "rows read front to back ns",
                   "slice by slice ns", "naive / faster read", "fastest / faster read"]
-REFRESH_TEXT = ("Each refresh point beside its rows read alone (<code>floor/&lt;isa&gt;/ft_rows_read</code>, front "
-                "to back as naive and grouped read them; <code>_sliced</code>, a 256-lane slice of every row at a "
-                "time as AVX2's tiled forms do), timed on the same rows: naive over the faster read is the most a "
-                "form reading every row once could gain where reading the rows is the limit, and the fastest form "
-                "over it how close that form comes (below 1x it reads its rows faster than the plain read does, "
-                "as prefetching forms can on cold rows). Cold rows: the weights out of cache; L2-hot: the call's rows "
-                "in L2.")
+REFRESH_TEXT = ("Each refresh point beside its rows read alone (`floor/<isa>/ft_rows_read`, front to back as naive "
+                "and grouped read them; `_sliced`, a 256-lane slice of every row at a time as AVX2's tiled forms do), "
+                "timed on the same rows: naive over the faster read is the most a form reading every row once could "
+                "gain where reading the rows is the limit, and the fastest form over it how close that form comes "
+                "(below 1x it reads its rows faster than the plain read does, as prefetching forms can on cold rows). "
+                "Cold rows: the weights out of cache; L2-hot: the call's rows in L2.")
 
 
 def refresh_rows(rf):
@@ -217,7 +216,7 @@ def render_html(files, charts, sem, out_path):
         parts.append("</table>")
     refresh = [(f, refresh_rows(f)) for f in files]
     if any(rows for _, rows in refresh):
-        parts.append(f"<h2 id='refresh'>The feature-transformer refresh against its rows read alone</h2><p>{REFRESH_TEXT}</p>")
+        parts.append(f"<h2 id='refresh'>The feature-transformer refresh against its rows read alone</h2><p>{inline_md(REFRESH_TEXT)}</p>")
         for f, rows in refresh:
             if not rows:
                 continue
@@ -294,7 +293,7 @@ def render_md(files, charts, out_path):
         rows = refresh_rows(f)
         if rows:
             md += ["", f"## The feature-transformer refresh against its rows read alone: {f.label}", "",
-                   re.sub(r"</?code>", "`", REFRESH_TEXT).replace("&lt;", "<").replace("&gt;", ">"), "",
+                   REFRESH_TEXT, "",
                    "| " + " | ".join(REFRESH_HEADER) + " |", "|---|---|---|---:|---|" + "---:|" * 5]
             md += ["| " + " | ".join(f"`{c}`" if i == 4 else c for i, c in enumerate(row)) + " |" for row in rows]
     md += ["", "Charts: " + ", ".join(f"`{os.path.basename(c.png)}`" for c in charts), ""]

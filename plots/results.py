@@ -219,8 +219,8 @@ class ResultFile:
 def refresh_against_reads(rf):
     """Per ft_refresh point (isa, shape, density) that has a rows-read floor, a dict: isa,
     shape, rows (cold or L2-hot), naive, fastest (the fastest native form, the reference
-    left out), tiled (the fastest register-tiled form), reads ([(order, Result)]) and
-    faster_read (the faster floor). Sorted by isa, shape, rows; [] without floors."""
+    left out), reads ([(order, Result)]) and faster_read (the faster floor). Sorted by
+    isa, shape, rows; [] without floors."""
     points = {}
     for r in rf.select("ft_refresh"):
         if not r.is_reference:
@@ -230,11 +230,9 @@ def refresh_against_reads(rf):
         reads = rf.row_reads(isa, shape, density)
         if not reads:
             continue
-        tiled = [r for r in rs if r.tech in REFRESH_TILED]
         rows.append(dict(isa=isa, shape=shape, rows=ROW_TEMPERATURE.get(density.split(":")[0], density),
                          naive=next((r for r in rs if r.tech == "naive"), None),
                          fastest=min(rs, key=lambda r: r.time),
-                         tiled=min(tiled, key=lambda r: r.time) if tiled else None,
                          reads=reads, faster_read=min((f for _, f in reads), key=lambda f: f.time)))
     size = lambda shape: [int(x) for x in re.findall(r"\d+", shape)]  # noqa: E731
     rows.sort(key=lambda d: (d["isa"], size(d["shape"]), d["rows"] != "cold"))
