@@ -161,30 +161,35 @@ def line_fit(points):
 
 
 def cost_rows(m, peak):
-    """Per synthetic sparse shape, the fixed and per-chunk cost of the form that wins its
-    NNZ_DENSITY row (scanning its input): a line through that form's times at every density
-    of DENSITIES measured, against its non-zero chunks per call (the nnz_chunks counter; the
-    density's share of the chunks when a file lacks it). [] when nothing has two densities."""
+    """Per synthetic sparse shape and AVX2 form scanning its input, its fixed and per-chunk
+    cost: a line through the form's times at the densities of DENSITIES it was timed at,
+    against its non-zero chunks per call (the nnz_chunks counter; the density's share of
+    the chunks when a file lacks it). The NNZ_DENSITY winner first and marked, the others by
+    their time there. [] when no form has two densities."""
     rate = peak.counter("macs_per_ns") if peak is not None else None
     rows = []
     for shape in SPARSE_SHAPES:
         inputs, out = (int(x) for x in shape.split("x"))
+        peak_chunk = 4 * out / rate if rate else None  # ns for a chunk's MACs at the peak
         rs = [r for r in pick(m, "affine", "avx2", shape, lambda d: d in {f"chunk:{p}" for p in DENSITIES})
               if not r.tech.endswith("_from_bits")]
-        at = winner([r for r in rs if r.density == f"chunk:{NNZ_DENSITY}"])
-        if at is None:
-            continue
-        mine = sorted((r for r in rs if r.tech == at.tech), key=lambda r: r.pct)
-        fit = line_fit([(r.counter("nnz_chunks", inputs / 4 * r.pct / 100), r.time) for r in mine])
-        if fit is None:
-            continue
-        fixed, per_chunk = fit
-        peak_chunk = 4 * out / rate if rate else None  # ns per chunk's MACs at the peak
-        rows.append([f"sparse {shape}", f"`{at.tech}` at {'/'.join(f'{r.pct:g}' for r in mine)}%",
-                     f"{fixed:,.1f} ns ({fixed / at.time * 100:.0f}% of its {NNZ_DENSITY}% call)",
-                     f"{per_chunk:.2f} ns" + (f" ({peak_chunk / per_chunk * 100:.0f}% of the peak's rate)"
-                                              if peak_chunk and per_chunk > 0 else ""),
-                     f"{peak_chunk:.2f} ns" if peak_chunk else "-"])
+        at = {r.tech: r for r in rs if r.density == f"chunk:{NNZ_DENSITY}"}
+        best = winner(list(at.values()))
+        order = sorted({r.tech for r in rs}, key=lambda t: (t != (best.tech if best else None),
+                                                             at[t].time if t in at else float("inf"), t))
+        for tech in order:
+            mine = sorted((r for r in rs if r.tech == tech), key=lambda r: r.pct)
+            fit = line_fit([(r.counter("nnz_chunks", inputs / 4 * r.pct / 100), r.time) for r in mine])
+            if fit is None:
+                continue
+            fixed, per_chunk = fit
+            mark = f" (the {NNZ_DENSITY}% winner)" if best is not None and tech == best.tech else ""
+            share = f" ({fixed / at[tech].time * 100:.0f}% of its {NNZ_DENSITY}% call)" if tech in at else ""
+            rows.append([f"sparse {shape}", f"`{tech}`{mark} at {'/'.join(f'{r.pct:g}' for r in mine)}%",
+                         f"{fixed:,.1f} ns{share}",
+                         f"{per_chunk:.2f} ns" + (f" ({peak_chunk / per_chunk * 100:.0f}% of the peak's rate)"
+                                                  if peak_chunk and per_chunk > 0 else ""),
+                         f"{peak_chunk:.2f} ns" if peak_chunk else "-"])
     return rows
 
 
@@ -283,8 +288,8 @@ def main(argv=None):
     costs = cost_rows(m, peak)
     if costs:
         print("\n### Where the synthetic calls' time goes (no verdicts)\n")
-        print(f"A straight line through each shape's {NNZ_DENSITY}% winner at the densities it was timed at (time "
-              "against its non-zero chunks per call): the intercept is what the call costs whatever the density "
+        print("A straight line through each AVX2 form's times at the densities it was timed at (time against its "
+              "non-zero chunks per call; forms scanning their input): the intercept is what the call costs whatever the density "
               "(the input scan, the list's steps, the call), the slope what each non-zero chunk adds, beside the "
               "peak's time for a chunk's 4 x outputs MACs.\n")
         print(table(["case", "form, densities", "fixed per call", "per non-zero chunk", "the peak's per chunk"], costs))
