@@ -110,7 +110,7 @@ def costs():
     every density with times exactly 40 + 2 x its non-zero chunks, so the line must give
     40 ns fixed and 2.00 ns per chunk, half the peak's rate (64 MAC/ns: 1.00 ns for a
     chunk's 64 MACs). Other forms must not enter its line: lut_x2 (faster at 10%, slower
-    at 15%) and a faster _from_bits form at 15% (not the winner). 1024x32 is timed at one
+    at 15%) and a faster _from_bits form at 10 and 15% (not the winner, no line). 1024x32 is timed at one
     density only: no line, no row."""
     b = bench("peak/avx2/maddubs_madd/chains8/dense:100", 50000.0, macs_per_ns=64.0)
     for pct, chunks in ((10, 38.4), (15, 57.6), (20, 76.8), (25, 96.0)):
@@ -119,6 +119,7 @@ def costs():
     b += bench("affine/avx2/sparse_blocked4_lut_x2/1536x16/chunk:10", 20.0, pct_peak=90.0, nnz_chunks=38.4)
     b += bench("affine/avx2/sparse_blocked4_lut_x2/1536x16/chunk:15", 300.0, pct_peak=30.0, nnz_chunks=57.6)
     b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:15", 50.0, pct_peak=99.0, nnz_chunks=57.6)
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:10", 30.0, pct_peak=99.0, nnz_chunks=38.4)
     b += bench("affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15", 100.0, pct_peak=50.0, nnz_chunks=38.4)
     return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-29T00:00:00"},
             "benchmarks": b}
