@@ -181,6 +181,8 @@ def main():
         check("`sparse_blocked4_lut_acc1`'s 100.0 ns" in rows.get("nnz list of 1024 inputs, chunk 15%", [""] * 2)[1],
               "the nnz share is of the 1024x32 winner at 15%")
         check("8 met, 5 missed, 10 not measured." in p.stdout, "the count line")
+        check("**1.10 ns**" in rows.get("crelu32 of 32 (shift 6), inlined", [""] * 2)[1],
+              "times under 10 ns with two decimals (1.12 must not print as a 1.1 beside 'missed')")
         check("every ISA" not in p.stdout and "above AVX2" not in p.stdout,
               "no per-ISA table or note without results of ISAs above AVX2")
         # The same with results of ISAs above AVX2: the verdicts stay, a third table appears.
