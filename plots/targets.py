@@ -42,11 +42,12 @@ TOLERANCE = 1.10  # issue 4: "about N ns" is met up to N * TOLERANCE
 DENSITIES = (10, 15, 20, 25)
 NNZ_DENSITY = 15  # "the nnz extraction for 1024 inputs at 15%", against 1024x32 at 15%
 SPARSE_SHAPES = ("1024x32", "1536x16", "3072x16")  # the synthetic cases, timed at every DENSITIES
+SPARSE_TARGET = dict(zip(SPARSE_SHAPES, (90, 80, 80)))  # % of the AVX2 peak
 
 # (label, shape, density test, target % of peak)
 AFFINE = [
     (f"sparse {shape}, chunk {p}%", shape, lambda d, p=p: d == f"chunk:{p}", target)
-    for shape, target in zip(SPARSE_SHAPES, (90, 80, 80))
+    for shape, target in SPARSE_TARGET.items()
     for p in DENSITIES
 ] + [
     ("dense 64x32", "64x32", lambda d: d == "dense:100", 95),
@@ -78,6 +79,15 @@ ISA_CASES = [
     for shape in ("1536x16", "3072x16", "1536x32", "3072x32")
 ]
 TILED = R.REFRESH_TILED
+# The instruction budget of the synthetic targets: a call at p% of the maddubs+madd peak
+# has (useful MACs / PAIR_MACS) / p cycles (one 256-bit maddubs+madd pair per cycle on Zen 3
+# and recent Intel cores alike), and such a core dispatches at most DISPATCH_WIDTH macro-ops
+# per cycle. The instruction counts come from the regression gate's committed baseline
+# (callgrind, instructions per call: the same on any machine for the same build).
+PAIR_MACS = 32
+DISPATCH_WIDTH = 6
+INSTRUCTIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "results",
+                            "baseline-instructions.json")
 REFRESH = [("ft_refresh 1024x30, cold rows", "dense:100"), ("ft_refresh 1024x30, L2-hot rows", "l2hot:100")]
 REFRESH_RATIO = 2.0
 
@@ -198,6 +208,39 @@ def cost_rows(m, peak):
     return rows
 
 
+BUDGET_FORMS = 6  # the leanest forms shown per shape
+
+
+def budget_rows(path):
+    """Per synthetic sparse shape at NNZ_DENSITY, the BUDGET_FORMS AVX2 sparse forms with the
+    fewest instructions per call in the instruction file (the gate's baseline): their count,
+    the instructions per cycle the shape's target needs, and the % of the peak the form
+    could reach at DISPATCH_WIDTH per cycle; then a row counting the others. (rows, None),
+    or ([], why) when the file cannot be read."""
+    import json
+    try:
+        with open(path) as f:
+            cases = json.load(f)["cases"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        return [], f"{path}: {e}"
+    rows = []
+    for shape, target in SPARSE_TARGET.items():
+        inputs, out = (int(x) for x in shape.split("x"))
+        cycles = inputs / 4 * NNZ_DENSITY / 100 * 4 * out / PAIR_MACS / (target / 100)
+        prefix, suffix = "affine/avx2/sparse_blocked4_", f"/{shape}/chunk:{NNZ_DENSITY}"
+        found = sorted((n, k[len(prefix):-len(suffix)]) for k, n in cases.items()
+                       if k.startswith(prefix) and k.endswith(suffix) and isinstance(n, (int, float)))
+        case = f"sparse {shape}, chunk {NNZ_DENSITY}% ({cycles:.0f} cycles at {target}%)"
+        for n, tech in found[:BUDGET_FORMS]:
+            need = n / cycles
+            rows.append([case, f"`{tech}`", f"{n:,.0f}", f"{need:.1f}", f"{target * DISPATCH_WIDTH / need:.0f}%"])
+        if len(found) > BUDGET_FORMS:
+            more = len(found) - BUDGET_FORMS
+            rows.append([case, f"{more} more form{'s' if more > 1 else ''}", f"{found[BUDGET_FORMS][0]:,.0f} or more",
+                         f"{found[BUDGET_FORMS][0] / cycles:.1f} or more", ""])
+    return rows, None
+
+
 def short_tech(tech):
     """A sparse technique's name without the family prefix every ISA shares."""
     return tech[len("sparse_blocked4_"):] if tech.startswith("sparse_blocked4_") else tech
@@ -273,6 +316,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description="issues 3 and 4's speed targets against benchmark results")
     ap.add_argument("results", nargs="*", help="result files (default: the newest in results/)")
     ap.add_argument("--fail-on-miss", action="store_true", help="exit 1 when a target is missed or not measured")
+    ap.add_argument("--instructions", default=INSTRUCTIONS,
+                    help="instructions per call for the budget table (default: the gate's committed baseline)")
     a = ap.parse_args(argv)
     files = R.load_cli(a.results, "targets")
     if files is None:
@@ -298,6 +343,18 @@ def main(argv=None):
               "(the input scan, the list's steps, the call), the slope what each non-zero chunk adds, beside the "
               "peak's time for a chunk's 4 x outputs MACs.\n")
         print(table(["case", "form, densities", "fixed per call", "per non-zero chunk", "the peak's per chunk"], costs))
+    budget, why = budget_rows(a.instructions)
+    print(f"\n### The instruction budget of the synthetic targets at {NNZ_DENSITY}% (no verdicts)\n")
+    if budget:
+        print(f"A call at the target's % of the peak has (useful MACs / {PAIR_MACS}) / target cycles ({PAIR_MACS} MACs "
+              f"per cycle: one maddubs+madd pair); a core that dispatches {DISPATCH_WIDTH} macro-ops per cycle (Zen 3, "
+              f"recent Intel) can run at most {DISPATCH_WIDTH} instructions per cycle, fewer in practice. Instructions "
+              f"per call from `{os.path.relpath(a.instructions)}` (callgrind, the same on every machine for the same "
+              "build); the last column is the % of the peak a form could reach at that full width.\n")
+        print(table(["case", "form", "instructions per call", "per cycle needed", f"at most, at {DISPATCH_WIDTH} per cycle"],
+                    budget))
+    else:
+        print(f"Not shown: no instruction counts ({why or 'none for these shapes'}).")
     wide = isa_rows(m)
     if wide is not None:
         isas, rows = wide

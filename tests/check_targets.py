@@ -10,7 +10,8 @@ faster `_from_bits` form that must not count for the scanning verdict, a faster 
 result and a skipped one that must be ignored, and cases left out (not measured). Each
 row's verdict is checked against the one this file expects from those numbers;
 --fail-on-miss must exit 1, a missing or corrupt file 2 with a message. The fixed and
-per-chunk cost table fits each form's line through its own densities. Results of ISAs
+per-chunk cost table fits each form's line through its own densities; the instruction
+budget reads an instruction file of the gate's form. Results of ISAs
 above AVX2 (--every-isa) move no verdict and fill the per-ISA table: the best scanning
 native form per ISA, dense forms only at dense 64x32, the fastest ISA against AVX2.
 """
@@ -212,7 +213,7 @@ def main():
             json.dump(costs(), f)
         p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
         cost = []
-        for line in p.stdout.split("time goes", 1)[-1].splitlines():
+        for line in p.stdout.split("time goes", 1)[-1].split("###", 1)[0].splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             if len(cells) == 5 and cells[0].startswith("sparse "):
                 cost.append(cells)
@@ -224,6 +225,32 @@ def main():
         check(len(cost) == 2 and cost[1][1] == "`sparse_blocked4_lut_x2` at 10/15%" and cost[1][3].startswith("14.58 ns"),
               f"each other form its own line, the _from_bits form none (got {cost[1:]})")
         check(not any(c[0] == "sparse 1024x32" for c in cost), "no cost row for a form timed at one density")
+        # The instruction budget, from an instruction file of the gate's form: 1536x16 at 15%
+        # at 80% has 57.6 x 64 / 32 / 0.8 = 144 cycles; seven AVX2 forms at 5.0-11.0
+        # instructions per cycle (the leanest six shown, the seventh counted), an avx512bw
+        # form and a 10% case that must not appear.
+        counts = {f"affine/avx2/sparse_blocked4_x{i}/1536x16/chunk:15": 144.0 * (5 + i) for i in range(7)}
+        counts["affine/avx512bw/sparse_blocked4_lut_acc1/1536x16/chunk:15"] = 10.0
+        counts["affine/avx2/sparse_blocked4_lut_acc1/1536x16/chunk:10"] = 10.0
+        instr = os.path.join(d, "instructions.json")
+        with open(instr, "w") as f:
+            json.dump({"meta": {}, "cases": counts}, f)
+        p = subprocess.run([sys.executable, script, "--instructions", instr, path], capture_output=True, text=True)
+        budget = []
+        for line in p.stdout.split("instruction budget", 1)[-1].split("#", 1)[0].splitlines():
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if len(cells) == 5 and cells[0].startswith("sparse "):
+                budget.append(cells)
+        case = "sparse 1536x16, chunk 15% (144 cycles at 80%)"
+        check(budget[:1] == [[case, "`x0`", "720", "5.0", "96%"]],
+              f"the budget: cycles from the target, instructions per cycle, the ceiling at 6 per cycle (got {budget[:1]})")
+        check(len(budget) == 7 and budget[5][1] == "`x5`" and budget[6] == [case, "1 more form", "1,584 or more",
+                                                                          "11.0 or more", ""],
+              f"the leanest six forms, the rest counted; no other ISA, no other density (got {budget[5:]})")
+        p = subprocess.run([sys.executable, script, "--instructions", os.path.join(d, "none.json"), path],
+                           capture_output=True, text=True)
+        check(p.returncode == 0 and "Not shown: no instruction counts" in p.stdout and "none.json" in p.stdout,
+              "a missing instruction file: the budget says so, the rest stands")
         # Results of ISAs above AVX2 that are all errors (a CPU without them): a note, no table.
         only_errors = fixture()
         only_errors["benchmarks"].append(dict(
