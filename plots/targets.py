@@ -29,6 +29,7 @@ Standard library only. Exit status 0, or with --fail-on-miss 1 when a target is 
 not measured; 2 for a bad file.
 """
 import argparse
+import json
 import os
 import sys
 from collections import OrderedDict
@@ -78,7 +79,6 @@ ISA_CASES = [
     (f"real {shape}", shape, lambda d: d.startswith("real-"), lambda t: True)
     for shape in ("1536x16", "3072x16", "1536x32", "3072x32")
 ]
-TILED = R.REFRESH_TILED
 # The instruction budget of the synthetic targets: a call at p% of the maddubs+madd peak
 # has (useful MACs / PAIR_MACS) / p cycles (one 256-bit maddubs+madd pair per cycle on Zen 3
 # and recent Intel cores alike), and such a core dispatches at most DISPATCH_WIDTH macro-ops
@@ -190,8 +190,8 @@ def cost_rows(m, peak):
               if not r.tech.endswith("_from_bits")]
         at = {r.tech: r for r in rs if r.density == f"chunk:{NNZ_DENSITY}"}
         best = winner(list(at.values()))
-        order = sorted({r.tech for r in rs}, key=lambda t: (t != (best.tech if best else None),
-                                                             at[t].time if t in at else float("inf"), t))
+        # By the time at NNZ_DENSITY: the winner (the fastest there) first.
+        order = sorted({r.tech for r in rs}, key=lambda t: (at[t].time if t in at else float("inf"), t))
         for tech in order:
             mine = sorted((r for r in rs if r.tech == tech), key=lambda r: r.pct)
             fit = line_fit([(r.counter("nnz_chunks", inputs / 4 * r.pct / 100), r.time) for r in mine])
@@ -217,7 +217,6 @@ def budget_rows(path):
     the instructions per cycle the shape's target needs, and the % of the peak the form
     could reach at DISPATCH_WIDTH per cycle; then a row counting the others. (rows, None),
     or ([], why) when the file cannot be read."""
-    import json
     try:
         with open(path) as f:
             cases = json.load(f)["cases"]
@@ -286,7 +285,7 @@ def elementwise_rows(m):
                      f"~{figure:g} ns", "met" if r.time <= figure * TOLERANCE else "missed"))
     for label, dens in REFRESH:
         naive = winner(pick(m, "ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t == "naive"))
-        tiled = winner(pick(m, "ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t in TILED))
+        tiled = winner(pick(m, "ft_refresh", "avx2", "1024x30", lambda d, dens=dens: d == dens, lambda t: t in R.REFRESH_TILED))
         if naive is None or tiled is None:
             rows.append((label, "not measured", f"tiled >= {REFRESH_RATIO:g}x naive", "not measured"))
             continue

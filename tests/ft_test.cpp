@@ -189,10 +189,11 @@ INSTANTIATE_TEST_SUITE_P(, FtRefresh, ::testing::ValuesIn(refresh_cases()), [](c
 });
 
 // ---- the rows-read floor (kernels/ft_refresh/floor.inc) ---------------------------------
-// Not a variant, but its result is exact and the same on every ISA and in both read orders:
-// every floor kernel, native or emulated, byte-compared with a scalar fold of the same rows (random and extreme
-// rows, so lanes wrap), at widths one fold to a whole net's; past the fold's 64 lanes the
-// accumulator and its guard keep their poison; widths off the 64-lane grid are refused.
+// Not a variant, but its result is exact and the same on every ISA and in both read
+// orders: every floor kernel, native or emulated, byte-compared with a scalar fold of the
+// same rows (random and extreme rows, so lanes wrap), at widths one fold to a whole net's
+// (and a partial last slice); past the fold's 64 lanes the accumulator and its guard keep
+// their poison; widths off the 64-lane grid are refused.
 
 // The exact sums: fold[i] = sum over the n rows, over lanes k with k % 64 == i, of
 // w[row][k], in int32 (at most 64 rows x 48 lanes x 32768: no overflow). The kernels' int16

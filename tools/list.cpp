@@ -64,12 +64,9 @@ int main(int argc, char** argv) {
     if (auto forced = forced_variant()) std::printf("NNUELAB_FORCE_VARIANT=%s\n", forced->c_str());
     check_forced_variant();
     int runnable = 0, total = 0;
-    bool first = true;
     for (const VariantInfo* v : all_variants()) {
       if (!wanted(v->op)) continue;
-      if (first) std::printf("\n");
-      first = false;
-      ++total;
+      if (total++ == 0) std::printf("\n");
       runnable += v->available();
       print(*v, verbose);
     }
