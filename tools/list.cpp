@@ -16,11 +16,12 @@ namespace {
 using namespace nnuelab;
 
 const char kUsage[] =
-    "usage: nnuelab_list [-v] [OP ...]\n"
+    "usage: nnuelab_list [-v] [--variants-only] [OP ...]\n"
     "  every variant (of the named ops only, when given) and whether this CPU runs it;\n"
     "  -v adds each one's note. The ops 'peak' and 'floor' name the yardsticks: the\n"
     "  per-ISA MAC peak kernels and the refresh's rows-read floors (listed after the\n"
-    "  variants when no op is named).\n";
+    "  variants when no op is named; 'peak floor' lists them alone). --variants-only\n"
+    "  leaves the yardsticks out.\n";
 
 std::string status_of(const VariantInfo& v) {
   if (!v.available()) return "unavailable: needs " + v.missing();
@@ -35,7 +36,7 @@ void print(const VariantInfo& v, bool verbose) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool verbose = false;
+  bool verbose = false, variants_only = false;
   std::set<std::string> ops;
   std::set<std::string> known = {"peak", "floor"};
   for (const VariantInfo* v : all_variants()) known.insert(v->op);
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "-v") {
       verbose = true;
+    } else if (a == "--variants-only") {
+      variants_only = true;
     } else if (a == "-h" || a == "--help") {
       std::fputs(kUsage, stdout);
       return 0;
@@ -56,7 +59,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const auto wanted = [&](const std::string& op) { return ops.empty() || ops.count(op) > 0; };
+  if (variants_only && (ops.count("peak") || ops.count("floor"))) {
+    std::fprintf(stderr, "nnuelab_list: --variants-only leaves out the yardsticks 'peak' and 'floor' named with it\n%s", kUsage);
+    return 2;
+  }
+  const auto wanted = [&](const std::string& op) {
+    if (variants_only && (op == "peak" || op == "floor")) return false;
+    return ops.empty() || ops.count(op) > 0;
+  };
   try {
     std::printf("CPU: %s\nfeatures: %s\n", cpu_model().c_str(), feature_names(cpu_features()).c_str());
     const Features off = cpu_features_detected() & ~cpu_features();
