@@ -65,7 +65,9 @@ REFRESH_TEXT = ("Each refresh point beside its rows read alone (`floor/<isa>/ft_
                 "timed on the same rows: naive over the faster read is the most a form reading every row once could "
                 "gain where reading the rows is the limit, and the fastest form over it how close that form comes "
                 "(below 1x it reads its rows faster than the plain read does, as prefetching forms can on cold rows). "
-                "Cold rows: the weights out of cache; L2-hot: the call's rows in L2.")
+                "Cold rows: the weights out of cache; L2-hot: the call's rows in L2. The xsimd builds have no reads of "
+                "their own: each is set beside those of the intrinsic ISA of its width (named in the isa cell; the "
+                "`xsimd` front end beside those of the widest ISA timed, the arch it dispatches to).")
 
 
 def refresh_rows(rf):
@@ -76,7 +78,8 @@ def refresh_rows(rf):
         read_ns = [fmt(reads[o].time, ",.1f") if o in reads else "" for o, _ in R.ROW_READS]
         floor = d["faster_read"].time
         naive = d["naive"].time if d["naive"] else None
-        rows.append([d["isa"], d["shape"], d["rows"], fmt(naive, ",.1f"), d["fastest"].tech,
+        isa = d["isa"] if d["read_isa"] == d["isa"] else f'{d["isa"]} ({d["read_isa"]} reads)'
+        rows.append([isa, d["shape"], d["rows"], fmt(naive, ",.1f"), d["fastest"].tech,
                      fmt(d["fastest"].time, ",.1f")] + read_ns
                     + [fmt(naive / floor if naive else None, ".2f", "x"), fmt(d["fastest"].time / floor, ".2f", "x")])
     return rows

@@ -38,6 +38,12 @@ MACHINE_OPS = ("peak", "floor")
 # are floors (op "floor"), so never winners; the report and ./lab targets set them beside
 # the refresh forms measured on the same rows.
 ROW_READS = (("front to back", "ft_rows_read"), ("slice by slice", "ft_rows_read_sliced"))
+# The xsimd builds have no floor of their own: each is set beside the reads of the
+# intrinsic ISA of its vector width, the first of these that was timed. The xsimd front end
+# runs the widest arch the CPU has (xsimd::dispatch: avx2, else sse4_1; neon64 on arm), and
+# a floor is timed only where the CPU runs it, so the first timed candidate is its arch's.
+FLOOR_READS_OF = {"xsimd-avx2": ("avx2",), "xsimd-sse41": ("sse2",), "xsimd-neon": ("neon",),
+                  "xsimd": ("avx2", "sse2", "neon")}
 # The register-tiled refresh forms (grouped reads whole rows and is not register-tiled).
 REFRESH_TILED = ("tiled", "tiled_prefetch", "tiled_stream")
 # A refresh benchmark's density kind says where its rows come from.
@@ -219,7 +225,8 @@ class ResultFile:
 def refresh_against_reads(rf):
     """Per ft_refresh point (isa, shape, density) that has a rows-read floor, a dict: isa,
     shape, rows (cold or L2-hot), naive, fastest (the fastest native form, the reference
-    left out), reads ([(order, Result)]) and faster_read (the faster floor). Sorted by
+    left out), reads ([(order, Result)]), faster_read (the faster floor) and read_isa (the
+    floors' ISA: the point's own, or for an xsimd build that of FLOOR_READS_OF). Sorted by
     isa, shape, rows; [] without floors."""
     points = {}
     for r in rf.select("ft_refresh"):
@@ -227,13 +234,18 @@ def refresh_against_reads(rf):
             points.setdefault((r.isa, r.shape, r.density), []).append(r)
     rows = []
     for (isa, shape, density), rs in points.items():
-        reads = rf.row_reads(isa, shape, density)
+        reads, read_isa = [], None
+        for candidate in FLOOR_READS_OF.get(isa, (isa,)):
+            reads = rf.row_reads(candidate, shape, density)
+            if reads:
+                read_isa = candidate
+                break
         if not reads:
             continue
         rows.append(dict(isa=isa, shape=shape, rows=ROW_TEMPERATURE.get(density.split(":")[0], density),
                          naive=next((r for r in rs if r.tech == "naive"), None),
                          fastest=min(rs, key=lambda r: r.time),
-                         reads=reads, faster_read=min((f for _, f in reads), key=lambda f: f.time)))
+                         reads=reads, read_isa=read_isa, faster_read=min((f for _, f in reads), key=lambda f: f.time)))
     size = lambda shape: [int(x) for x in re.findall(r"\d+", shape)]  # noqa: E731
     rows.sort(key=lambda d: (d["isa"], size(d["shape"]), d["rows"] != "cold"))
     return rows

@@ -137,6 +137,13 @@ def spread(src):
                         ("ft_refresh/avx2/naive/1024x30/l2hot:100", [1210.0, 1200.0, 1190.0]),
                         ("ft_refresh/avx2/tiled/1024x30/l2hot:100", [650.0, 640.0, 660.0]),
                         ("ft_refresh/avx2/naive/1024x30/dense:100", [3000.0]),
+                        # The xsimd builds beside the reads of the intrinsic ISA of their width:
+                        # xsimd-avx2 and the front end beside avx2's, xsimd-sse41 beside sse2's
+                        # (not timed here, so no row of its own).
+                        ("ft_refresh/xsimd-avx2/naive/1024x30/l2hot:100", [1300.0]),
+                        ("ft_refresh/xsimd-avx2/tiled/1024x30/l2hot:100", [700.0]),
+                        ("ft_refresh/xsimd/naive/1024x30/l2hot:100", [1250.0]),
+                        ("ft_refresh/xsimd-sse41/naive/1024x30/l2hot:100", [2000.0]),
                         ("floor/scalar/empty_call/32>>6/dense:100", [0.9, 1.1, 1.0])]:
         full = name + "/manual_time"
         for i, t in enumerate(times):
@@ -179,6 +186,11 @@ def spread(src):
         check("| avx2 | 1024x30 | L2-hot | 1,200.0 | `tiled` | 650.0 | 605.0 | 585.0 | 2.05x | 1.11x |" in text,
               "report.md: the L2-hot refresh beside both rows-read floors (naive and the fastest form over the faster)")
         check("| avx2 | 1024x30 | cold |" not in text, "report.md: no refresh row where no floor was timed")
+        # 1300 / 585, 700 / 585; 1250 / 585.
+        check("| xsimd-avx2 (avx2 reads) | 1024x30 | L2-hot | 1,300.0 | `tiled` | 700.0 | 605.0 | 585.0 | 2.22x | 1.20x |"
+              in text and "| xsimd (avx2 reads) | 1024x30 | L2-hot | 1,250.0 | `naive` | 1,250.0 | 605.0 | 585.0 | 2.14x | "
+              "2.14x |" in text, "report.md: xsimd-avx2 and the xsimd front end beside avx2's rows read")
+        check("| xsimd-sse41" not in text, "report.md: no xsimd-sse41 refresh row without sse2's rows read")
         page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
         check("harness floor 1.0 ns per call" in page_text, "report.html: names the harness floor")
         check("id='refresh'" in page_text and "<td class='num'>2.05x</td><td class='num'>1.11x</td>" in page_text,
