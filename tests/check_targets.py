@@ -103,6 +103,9 @@ def wide_isas():
     # not one; avx512bw's dense form (30 ns) loses to AVX2's 25 ns, so AVX2 is the fastest.
     b += bench("affine/avx512bw/dense_blocked4_x4/64x32/dense:100", 30.0, pct_peak=60.0)
     b += bench("affine/avx512bw/sparse_blocked4_lut_acc1/64x32/dense:100", 20.0, pct_peak=90.0)
+    # --every-isa=all: 1536x16 at 25% on avx512bw too, so that density has its row; the
+    # densities no ISA above AVX2 was timed at have none.
+    b += bench("affine/avx512bw/sparse_blocked4_lut_x2/1536x16/chunk:25", 80.0, pct_peak=40.0)
     return b
 
 
@@ -208,6 +211,10 @@ def main():
         check(row[2].startswith("`dense_blocked4_x4` 30.0") and row[4] == "`avx2`, 1.00x AVX2",
               f"dense 64x32 takes dense forms only (got {row[2]} / {row[4]})")
         check("avx512vnni 360.0" in p.stdout, "the peaks of the ISAs shown")
+        row = isa.get("sparse 1536x16, chunk 25%", [""] * 5)
+        check(row[2].startswith("`lut_x2` 80.0 (40%)"), f"a density timed above AVX2 has its row (got {row[2]})")
+        check("sparse 1024x32, chunk 10%" not in isa and "sparse 1536x16, chunk 10%" not in isa,
+              f"no row at a density only AVX2 was timed at (rows: {sorted(isa)})")
         # Where the synthetic calls' time goes: the line through the 15% winner's densities.
         with open(path, "w") as f:
             json.dump(costs(), f)
