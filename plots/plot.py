@@ -344,26 +344,17 @@ def chart_dot(files, out_dir):
 
 
 # ---- 4. per-ISA bars for every op: speedup over the reference, % of MAC peak --------------
-def isa_peaks(rf):
-    """The best measured peak (MAC/ns) of each ISA: peak/<isa>/<instruction>/chains<k>."""
-    peaks = {}
-    for r in rf.select("peak"):
-        v = r.counter("macs_per_ns") or (r.counter("macs") or 0) / 1e9
-        peaks[r.isa] = max(peaks.get(r.isa, 0), v)
-    return peaks
-
-
 def isa_summary(rf):
     """{op: {isa: (geomean speedup, geomean % of peak or None, points)}}: at every (shape,
     density) point the ISA's best variant, then the geometric mean over the points."""
-    peaks = isa_peaks(rf)
+    peaks = rf.peak_rates()
     best = {}   # (op, isa, shape, density) -> (speedup, pct)
     for r in rf:
         if not r.ok or r.op in (None,) + R.MACHINE_OPS or r.is_reference:
             continue
         s = rf.speedup(r)
         if r.op == "affine":
-            pct = r.counter("pct_peak")
+            pct = rf.pct_peak(r)
         elif r.counter("macs") and peaks.get(r.isa):
             pct = r.counter("macs") / 1e9 / peaks[r.isa] * 100
         else:
@@ -383,8 +374,9 @@ def chart_isa(files, out_dir):
     chart = Chart("isa_speedup_peak", "per ISA and op: speedup over the scalar reference, % of the MAC peak",
                   "Top row: for each op and ISA, the speedup of the ISA's best variant over the op's scalar reference "
                   "at the same shape and density, geometric mean over every measured point. Bottom row: the same "
-                  "best variants' useful MAC rate as % of the ISA's measured int8 MAC peak (affine: the pct_peak "
-                  "counter; dot_u8i8: GMAC/s over the peak benchmark).", out_dir)
+                  "best variants' useful MAC rate as % of the ISA's measured int8 MAC peak (affine: useful MACs "
+                  "over the peak benchmark of the same results, else the pct_peak counter; dot_u8i8: GMAC/s over the "
+                  "peak benchmark).", out_dir)
     summaries = [isa_summary(rf) for rf in files]
     ops = sorted({op for s in summaries for op in s})
     mac_ops = [op for op in ops if any(v[1] for s in summaries for v in s.get(op, {}).values())]

@@ -51,7 +51,7 @@ def winners(rf):
         w = rs[0]
         rows.append(dict(op=op, shape=shape, density=density, winner=w.variant,
                          runner_up=f"{rs[1].variant} ({rs[1].time:.1f} ns)" if len(rs) > 1 else "",
-                         ns=w.time, spread=w.spread, best=w.best, speedup=rf.speedup(w), pct_peak=w.counter("pct_peak"),
+                         ns=w.time, spread=w.spread, best=w.best, speedup=rf.speedup(w), pct_peak=rf.pct_peak(w),
                          n=len(rs)))
     kind_order = {"dense": 0, "chunk": 1, "byte": 2}
     rows.sort(key=lambda d: (d["op"], shape_key(d["shape"]), kind_order.get(d["density"].split(":")[0], 3), d["density"]))

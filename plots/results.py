@@ -44,6 +44,9 @@ ROW_READS = (("front to back", "ft_rows_read"), ("slice by slice", "ft_rows_read
 # a floor is timed only where the CPU runs it, so the first timed candidate is its arch's.
 FLOOR_READS_OF = {"xsimd-avx2": ("avx2",), "xsimd-sse41": ("sse2",), "xsimd-neon": ("neon",),
                   "xsimd": ("avx2", "sse2", "neon")}
+# The ISA whose peak an affine variant's MAC rate is measured against, where not its own
+# (bench/affine_bench.cpp: the avx512vbmi2 variants dot with AVX-512 VNNI's vpdpbusd).
+PEAK_ISA_OF = {"avx512vbmi2": "avx512vnni"}
 # The register-tiled refresh forms (grouped reads whole rows and is not register-tiled).
 REFRESH_TILED = ("tiled", "tiled_prefetch", "tiled_stream")
 # A refresh benchmark's density kind says where its rows come from.
@@ -210,6 +213,28 @@ class ResultFile:
         for r in self.select("floor", tech="empty_call"):
             return r.time
         return None
+
+    def peak_rates(self):
+        """{isa: MAC/ns}: the fastest peak kernel of each ISA timed in these results
+        (peak/<isa>/<instruction>/chains<k>, the median of its repetitions)."""
+        peaks = {}
+        for r in self.select("peak"):
+            v = r.counter("macs_per_ns") or (r.counter("macs") or 0) / 1e9
+            peaks[r.isa] = max(peaks.get(r.isa, 0), v)
+        return peaks
+
+    def pct_peak(self, r):
+        """An affine result's useful MAC rate as % of its ISA's peak (avx512vbmi2 dots with
+        vpdpbusd: AVX-512 VNNI's), the peak being the peak benchmark timed in these results,
+        median against median, so a run's verdicts and the peak it prints agree. Without
+        that benchmark: the pct_peak counter, whose peak the benchmark process measured
+        once, in 50 ms at its first affine benchmark of the ISA (a slow spell there moves
+        every figure of the run: 16% on a 2026-11-29 run, README). None if neither."""
+        rate = r.counter("useful_macs")
+        peak = self.peak_rates().get(PEAK_ISA_OF.get(r.isa, r.isa))
+        if rate and peak:
+            return rate * 1e-9 / peak * 100
+        return r.counter("pct_peak")
 
     def row_reads(self, isa, shape, density):
         """[(order, Result)] of the refresh rows-read floors timed natively at this point

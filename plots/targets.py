@@ -7,9 +7,10 @@ spread and fastest repetition, the target and a verdict: met, missed, or not mea
 (the benchmark is not in the files). Files are merged: a later file's benchmark replaces an
 earlier one of the same name.
 
-Issue 3 (affine, as % of the AVX2 maddubs+madd `peak` of the same run, the pct_peak
-counter): the verdict takes the variants that scan their input (their nnz extraction
-included); the best `_from_bits` form (given a producer's bitset) is shown beside it. The
+Issue 3 (affine, as % of the AVX2 maddubs+madd `peak` benchmark of the same run: the
+useful MAC rate's median over the peak's, results.ResultFile.pct_peak): the verdict takes
+the variants that scan their input (their nnz extraction included); the best
+`_from_bits` form (given a producer's bitset) is shown beside it. The
 synthetic targets hold "at 10-25%": one row per chunk density 10, 15, 20 and 25% (the
 full grid's), each its own verdict. The nnz target compares the best AVX2 find_nnz time
 with the winner of sparse 1024x32, both at 15%.
@@ -129,9 +130,9 @@ def spread(r):
     return f" (cv {s:.1f}%)" if s is not None else ""
 
 
-def pct_at(r, t):
-    """pct_peak of r at time t (the counter scales as 1 / time)."""
-    p = r.counter("pct_peak")
+def pct_at(m, r, t):
+    """r's % of the peak at time t instead of its median (the rate scales as 1 / time)."""
+    p = m.pct_peak(r)
     return p * r.time / t if p and r.time and t else None
 
 
@@ -148,13 +149,13 @@ def affine_rows(m):
         given = winner([r for r in rs if r.tech.endswith("_from_bits")])
         if label == f"sparse 1024x32, chunk {NNZ_DENSITY}%":
             winner_1024 = scan
-        if scan is None or scan.counter("pct_peak") is None:
+        if scan is None or m.pct_peak(scan) is None:
             rows.append((label, "not measured", "", "", f">= {target}%", "not measured"))
             continue
-        pct = scan.counter("pct_peak")
+        pct = m.pct_peak(scan)
         seen = (f"`{scan.tech}` {fmt_ns(scan.time)} ns{spread(scan)}, **{pct:.1f}%** "
-                f"(fastest repetition {pct_at(scan, fastest(scan)):.1f}%)")
-        side = f"`{given.tech}` {fmt_ns(given.time)} ns, {given.counter('pct_peak', 0):.1f}%" if given else "-"
+                f"(fastest repetition {pct_at(m, scan, fastest(scan)):.1f}%)")
+        side = f"`{given.tech}` {fmt_ns(given.time)} ns, {m.pct_peak(given) or 0:.1f}%" if given else "-"
         rows.append((label, seen, side, scan.density, f">= {target}%", "met" if pct >= target else "missed"))
     nnz = winner(pick(m, "find_nnz", "avx2", "1024c", lambda d: d == f"chunk:{NNZ_DENSITY}"))
     label = f"nnz list of 1024 inputs, chunk {NNZ_DENSITY}%"
@@ -262,7 +263,7 @@ def isa_rows(m):
         cells = []
         for i in isas:
             r = best[i]
-            pct = r.counter("pct_peak") if r else None
+            pct = m.pct_peak(r) if r else None
             cells.append("-" if r is None else
                          f"`{short_tech(r.tech)}` {fmt_ns(r.time)}" + (f" ({pct:.0f}%)" if pct is not None else ""))
         timed = [(r.time, i) for i, r in best.items() if r is not None]

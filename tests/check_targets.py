@@ -215,6 +215,21 @@ def main():
         check(row[2].startswith("`lut_x2` 80.0 (40%)"), f"a density timed above AVX2 has its row (got {row[2]})")
         check("sparse 1024x32, chunk 10%" not in isa and "sparse 1536x16, chunk 10%" not in isa,
               f"no row at a density only AVX2 was timed at (rows: {sorted(isa)})")
+        # The % of the peak is the useful MAC rate over the peak benchmark of the same files,
+        # median against median, not the pct_peak counter (whose peak the bench process
+        # measured once, in 50 ms): a counter of 95% (met) beside 76.5 GMAC/s against the
+        # fixture's 90 MAC/ns peak, 85.0% (missed; the fastest repetition, 2% faster than
+        # the median, 85.0 / 0.98).
+        calib = fixture()
+        for e in calib["benchmarks"]:
+            if e.get("run_name") == "affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15":
+                e.update(pct_peak=95.0, useful_macs=76.5e9)
+        with open(path, "w") as f:
+            json.dump(calib, f)
+        p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+        row = next((line for line in p.stdout.splitlines() if line.startswith("| sparse 1024x32, chunk 15%")), "")
+        check("**85.0%** (fastest repetition 86.7%)" in row and row.rstrip().endswith("| missed |"),
+              f"% of the peak from the run's peak benchmark, not the pct_peak counter (got {row})")
         # Where the synthetic calls' time goes: the line through the 15% winner's densities.
         with open(path, "w") as f:
             json.dump(costs(), f)
