@@ -145,6 +145,7 @@ class ResultFile:
         self.path = path
         self.context = context
         self.results = results   # OrderedDict name -> Result
+        self._peaks = None       # peak_rates(), once: pct_peak asks for it per result
         self.label = self.cpu    # made unique by label_files() when several files share a CPU
 
     @property
@@ -217,11 +218,12 @@ class ResultFile:
     def peak_rates(self):
         """{isa: MAC/ns}: the fastest peak kernel of each ISA timed in these results
         (peak/<isa>/<instruction>/chains<k>, the median of its repetitions)."""
-        peaks = {}
-        for r in self.select("peak"):
-            v = r.counter("macs_per_ns") or (r.counter("macs") or 0) / 1e9
-            peaks[r.isa] = max(peaks.get(r.isa, 0), v)
-        return peaks
+        if self._peaks is None:
+            self._peaks = {}
+            for r in self.select("peak"):
+                v = r.counter("macs_per_ns") or (r.counter("macs") or 0) / 1e9
+                self._peaks[r.isa] = max(self._peaks.get(r.isa, 0), v)
+        return self._peaks
 
     def pct_peak(self, r):
         """An affine result's useful MAC rate as % of its ISA's peak (avx512vbmi2 dots with
