@@ -149,10 +149,10 @@ def affine_rows(m):
         given = winner([r for r in rs if r.tech.endswith("_from_bits")])
         if label == f"sparse 1024x32, chunk {NNZ_DENSITY}%":
             winner_1024 = scan
-        if scan is None or m.pct_peak(scan) is None:
+        pct = m.pct_peak(scan) if scan is not None else None
+        if pct is None:
             rows.append((label, "not measured", "", "", f">= {target}%", "not measured"))
             continue
-        pct = m.pct_peak(scan)
         seen = (f"`{scan.tech}` {fmt_ns(scan.time)} ns{spread(scan)}, **{pct:.1f}%** "
                 f"(fastest repetition {pct_at(m, scan, fastest(scan)):.1f}%)")
         side = f"`{given.tech}` {fmt_ns(given.time)} ns, {m.pct_peak(given) or 0:.1f}%" if given else "-"
@@ -260,15 +260,15 @@ def isa_rows(m):
     for label, shape, dens, tech_ok in ISA_CASES:
         best = {i: winner([r for r in pick(m, "affine", i, shape, dens, tech_ok) if not r.tech.endswith("_from_bits")])
                 for i in isas}
+        timed = [(r.time, i) for i, r in best.items() if r is not None]
+        if all(i == "avx2" for _, i in timed):
+            continue  # nothing to compare AVX2 with (a density the wide ISAs were not timed at)
         cells = []
         for i in isas:
             r = best[i]
             pct = m.pct_peak(r) if r else None
             cells.append("-" if r is None else
                          f"`{short_tech(r.tech)}` {fmt_ns(r.time)}" + (f" ({pct:.0f}%)" if pct is not None else ""))
-        timed = [(r.time, i) for i, r in best.items() if r is not None]
-        if all(i == "avx2" for _, i in timed):
-            continue  # nothing to compare AVX2 with (a density the wide ISAs were not timed at)
         base = best.get("avx2")
         if timed and base is not None:
             t, i = min(timed)

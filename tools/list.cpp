@@ -37,8 +37,9 @@ void print(const VariantInfo& v, bool verbose) {
 
 int main(int argc, char** argv) {
   bool verbose = false, variants_only = false;
+  const std::set<std::string> yardstick_ops = {"peak", "floor"};
   std::set<std::string> ops;
-  std::set<std::string> known = {"peak", "floor"};
+  std::set<std::string> known = yardstick_ops;
   for (const VariantInfo* v : all_variants()) known.insert(v->op);
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -59,12 +60,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (variants_only && (ops.count("peak") || ops.count("floor"))) {
+  const auto is_yardstick = [&](const std::string& op) { return yardstick_ops.count(op) > 0; };
+  if (variants_only && std::any_of(ops.begin(), ops.end(), is_yardstick)) {
     std::fprintf(stderr, "nnuelab_list: --variants-only leaves out the yardsticks 'peak' and 'floor' named with it\n%s", kUsage);
     return 2;
   }
   const auto wanted = [&](const std::string& op) {
-    if (variants_only && (op == "peak" || op == "floor")) return false;
+    if (variants_only && is_yardstick(op)) return false;
     return ops.empty() || ops.count(op) > 0;
   };
   try {
