@@ -6,10 +6,14 @@
 // its one-line summary goes into the result's context as nnuelab_noise.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <map>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +21,7 @@
 #include "bench/cli.h"
 #include "bench/harness.h"
 #include "bench/noise_probe.h"
+#include "bench/peak.h"
 #include "bench/register.h"
 
 namespace {
@@ -83,6 +88,69 @@ class NullReporter : public benchmark::ConsoleReporter {
   std::ostringstream sink_;
 };
 
+// The file reporter (--benchmark_out): Google Benchmark's own for the chosen format, fed
+// at the end of the run, when every ISA's peak windows are in (bench/pct_peak.h). Until
+// then it keeps the context and the runs; then each pct_peak is given again from its rate
+// counter and the final peak, and the peaks go into the context as nnuelab_pct_peak_basis.
+// A run cut short (killed) leaves the file empty, not half-written.
+class FinalPeakReporter : public benchmark::BenchmarkReporter {
+ public:
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // CSVReporter: Google Benchmark still offers it
+  FinalPeakReporter(const std::string& format, bool tabular) {
+    if (format == "console")
+      inner_ = std::make_unique<benchmark::ConsoleReporter>(tabular ? benchmark::ConsoleReporter::OO_Tabular
+                                                                   : benchmark::ConsoleReporter::OO_None);
+    else if (format == "csv")
+      inner_ = std::make_unique<benchmark::CSVReporter>();
+    else
+      inner_ = std::make_unique<benchmark::JSONReporter>();
+  }
+#pragma GCC diagnostic pop
+  bool ReportContext(const Context& context) override {
+    context_.emplace(context);
+    return true;
+  }
+  void ReportRuns(const std::vector<Run>& runs) override { groups_.push_back(runs); }
+  void Finalize() override {
+    std::map<std::string, double, std::less<>> peak;
+    std::string basis;
+    for (const nnuelab::bench::PeakWindows& w : nnuelab::bench::peak_windows()) {
+      peak[w.isa] = nnuelab::bench::peak_of_windows(w.bests);
+      const auto [lo, hi] = std::minmax_element(w.bests.begin(), w.bests.end());
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "%s%s %.6g MAC/ns (%zu windows, %.4g-%.4g)", basis.empty() ? "" : "; ",
+                    w.isa.c_str(), peak[w.isa], w.bests.size(), *lo, *hi);
+      basis += buf;
+    }
+    if (!basis.empty()) benchmark::AddCustomContext("nnuelab_pct_peak_basis", basis);
+    for (std::vector<Run>& runs : groups_)
+      for (Run& r : runs) rescale(r, peak);
+    inner_->SetOutputStream(&GetOutputStream());
+    inner_->SetErrorStream(&GetErrorStream());
+    if (context_ && inner_->ReportContext(*context_))
+      for (const std::vector<Run>& runs : groups_) inner_->ReportRuns(runs);
+    inner_->Finalize();
+  }
+
+ private:
+  // pct_peak against the ISA's final peak, from the counter it was made from.
+  static void rescale(Run& r, const std::map<std::string, double, std::less<>>& peak) {
+    const auto pct = r.counters.find("pct_peak");
+    if (pct == r.counters.end()) return;
+    const auto isa = peak.find(nnuelab::bench::peak_isa_of(nnuelab::bench::isa_of_benchmark(r.run_name.function_name)));
+    auto rate = r.counters.find("useful_macs");  // affine
+    if (rate == r.counters.end()) rate = r.counters.find("macs");  // dot_u8i8
+    if (isa == peak.end() || !(isa->second > 0) || rate == r.counters.end()) return;
+    const bool cv = r.run_type == Run::RT_Aggregate && r.aggregate_unit == benchmark::kPercentage;
+    pct->second.value = nnuelab::bench::final_pct_peak(rate->second.value, isa->second, cv);
+  }
+
+  std::unique_ptr<benchmark::BenchmarkReporter> inner_;
+  std::optional<Context> context_;
+  std::vector<std::vector<Run>> groups_;
+};
+
 // Initialize() with an extra flag appended to the program's own arguments; false when
 // arguments are left that neither we nor Google Benchmark know (reported on stderr).
 bool initialize(std::vector<char*> args, const char* extra) {
@@ -102,6 +170,8 @@ int main(int argc, char** argv) {
   bool list_only = false;
   bool interleaved = false;  // --benchmark_enable_random_interleaving: for the progress line
   double noise_seconds = 1;
+  std::string out_file, out_format = "json";  // --benchmark_out, --benchmark_out_format
+  bool tabular = false;                        // --benchmark_counters_tabular
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--grid=full") == 0) {
       bench::set_grid(bench::Grid::kFull);
@@ -141,6 +211,16 @@ int main(int argc, char** argv) {
       // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
       bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);
       bench::read_bool_flag(argv[i], "--benchmark_enable_random_interleaving", &interleaved);
+      bench::read_bool_flag(argv[i], "--benchmark_counters_tabular", &tabular);
+      if (std::strncmp(argv[i], "--benchmark_out=", 16) == 0) out_file = argv[i] + 16;
+      if (std::strncmp(argv[i], "--benchmark_out_format=", 23) == 0) {
+        out_format = argv[i] + 23;
+        // Google Benchmark checks this only for a file reporter of its own making.
+        if (out_format != "json" && out_format != "console" && out_format != "csv") {
+          std::fprintf(stderr, "nnuelab_bench: bad %s (use json, console or csv)\n", argv[i]);
+          return 2;
+        }
+      }
       argv[kept++] = argv[i];
     }
   }
@@ -172,7 +252,12 @@ int main(int argc, char** argv) {
       initialize(args, "--benchmark_list_tests=false");
       ProgressReporter progress(total, interleaved);
       bench::start_run_clock();
-      benchmark::RunSpecifiedBenchmarks(&progress);
+      if (out_file.empty()) {
+        benchmark::RunSpecifiedBenchmarks(&progress);
+      } else {
+        FinalPeakReporter file(out_format, tabular);
+        benchmark::RunSpecifiedBenchmarks(&progress, &file);
+      }
     }
     benchmark::Shutdown();
   } catch (const std::exception& e) {

@@ -1,5 +1,7 @@
-// nnuelab_bench's command-line and progress-line helpers (bench/cli.h).
+// nnuelab_bench's command-line and progress-line helpers (bench/cli.h) and the pct_peak
+// counter's arithmetic (bench/pct_peak.h).
 #include "bench/cli.h"
+#include "bench/pct_peak.h"
 
 #include <gtest/gtest.h>
 
@@ -89,6 +91,43 @@ TEST(BenchCli, RemainingSecondsScalesElapsedAndKeepsToTheBudget) {
   EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.25, 100), 40.0);
   EXPECT_DOUBLE_EQ(remaining_seconds(120, 0.25, 100), 0.0);  // past the budget
   EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.5, 1000), 60.0);
+}
+
+TEST(PctPeak, IsaOfABenchmarkNameIsItsSecondField) {
+  EXPECT_EQ(isa_of_benchmark("affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15/manual_time"), "avx2");
+  EXPECT_EQ(isa_of_benchmark("dot_u8i8/avx512vnni-emu/dpbusd/64/dense:100"), "avx512vnni-emu");
+  EXPECT_EQ(isa_of_benchmark("affine/neon"), "neon");
+  EXPECT_EQ(isa_of_benchmark("affine"), "");
+  EXPECT_EQ(isa_of_benchmark(""), "");
+}
+
+TEST(PctPeak, Vbmi2IsMeasuredAgainstVnni) {
+  EXPECT_EQ(peak_isa_of("avx512vbmi2"), "avx512vnni");
+  for (const char* isa : {"avx2", "avx512vnni", "avxvnni", "neon", "avx512vbmi2-emu", "scalar"})
+    EXPECT_EQ(peak_isa_of(isa), isa);
+}
+
+TEST(PctPeak, PercentOfAPeakPerNanosecond) {
+  // 43 GMAC/s against a peak of 86 MAC/ns is half of it.
+  EXPECT_DOUBLE_EQ(pct_of_peak(43e9, 86), 50.0);
+  EXPECT_DOUBLE_EQ(pct_of_peak(0, 86), 0.0);
+}
+
+TEST(PctPeak, FinalPeakIsTheUpperMedianOfThreeOrMoreWindows) {
+  EXPECT_EQ(peak_of_windows({}), 0.0);
+  EXPECT_EQ(peak_of_windows({72.1}), 72.1);
+  EXPECT_EQ(peak_of_windows({72.1, 86.0}), 86.0);  // two: the higher
+  // The 2026-11-29 case: a first window in a slow spell moves nothing.
+  EXPECT_EQ(peak_of_windows({72.1, 86.0, 85.8, 86.2, 85.9}), 85.9);
+  // Nor does one frequency spike.
+  EXPECT_EQ(peak_of_windows({85.8, 99.0, 86.0}), 86.0);
+  EXPECT_EQ(peak_of_windows({85.8, 86.0, 99.0, 72.0}), 86.0);  // even count: the upper middle
+}
+
+TEST(PctPeak, FinalFigureScalesWithTheRateButTheCvDoesNot) {
+  EXPECT_DOUBLE_EQ(final_pct_peak(43e9, 86, false), 50.0);
+  EXPECT_DOUBLE_EQ(final_pct_peak(4.3e9, 86, false), 5.0);  // a stddev aggregate
+  EXPECT_DOUBLE_EQ(final_pct_peak(0.031, 86, true), 0.031);  // a cv aggregate: the rate's own
 }
 
 }  // namespace

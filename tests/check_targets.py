@@ -217,7 +217,7 @@ def main():
               f"no row at a density only AVX2 was timed at (rows: {sorted(isa)})")
         # The % of the peak is the useful MAC rate over the peak benchmark of the same files,
         # median against median, not the pct_peak counter (whose peak the bench process
-        # measured once, in 50 ms): a counter of 95% (met) beside 76.5 GMAC/s against the
+        # measures in its own windows): a counter of 95% (met) beside 76.5 GMAC/s against the
         # fixture's 90 MAC/ns peak, 85.0% (missed; the fastest repetition, 2% faster than
         # the median, 85.0 / 0.98).
         calib = fixture()

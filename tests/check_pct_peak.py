@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""The JSON's pct_peak is final (bench/pct_peak.h): usage check_pct_peak.py BENCH OUT.json
+
+Runs nnuelab_bench on dense_blocked4 64x32 of every native ISA, three repetitions long
+enough for several peak windows per ISA, and checks the file it writes: the context names
+each ISA's final peak (nnuelab_pct_peak_basis), and every result's pct_peak is its rate
+(useful_macs) as % of that peak, the cv aggregate the rate's own cv. The console's
+provisional figures, made against the peak so far, would not match. Exit 1 on a failure.
+"""
+import json
+import re
+import subprocess
+import sys
+
+
+def main():
+    bench, out = sys.argv[1], sys.argv[2]
+    cmd = [bench, "--noise=0", "--benchmark_filter=^affine/[a-z0-9]+/dense_blocked4/64x32/",
+           "--benchmark_repetitions=3", "--benchmark_min_time=0.3", f"--benchmark_out={out}"]
+    run = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if run.returncode != 0:
+        print(f"FAIL  nnuelab_bench exited {run.returncode}: {run.stderr.strip()}")
+        return 1
+    with open(out) as f:
+        data = json.load(f)
+    basis_text = data["context"].get("nnuelab_pct_peak_basis")
+    if not basis_text:
+        print("FAIL  no nnuelab_pct_peak_basis in the context")
+        return 1
+    basis = {}
+    for isa, peak, windows in re.findall(r"([a-z0-9-]+) ([0-9.e+]+) MAC/ns \((\d+) windows", basis_text):
+        basis[isa] = (float(peak), int(windows))
+    print(f"basis: {basis_text}")
+    failures, checked = [], 0
+    for b in data["benchmarks"]:
+        if "pct_peak" not in b:
+            continue
+        isa = b["name"].split("/")[1]
+        if isa not in basis:
+            failures.append(f"{b['name']}: pct_peak without a basis for {isa}")
+            continue
+        peak = basis[isa][0]
+        want = b["useful_macs"] if b.get("aggregate_name") == "cv" else b["useful_macs"] * 1e-7 / peak
+        got = b["pct_peak"]
+        checked += 1
+        if abs(got - want) > 1e-4 * abs(want) + 1e-12:
+            failures.append(f"{b['name']}: pct_peak {got:.6g}, its rate against the final peak {want:.6g}")
+    if checked == 0:
+        failures.append("no result has pct_peak (no native ISA with a peak kernel was timed)")
+    if not any(w >= 3 for _, w in basis.values()):
+        failures.append("no ISA got three peak windows: the run did not sample the peak over time")
+    for f in failures:
+        print(f"FAIL  {f}")
+    print(f"{checked} pct_peak figures checked against {len(basis)} ISA peaks")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
