@@ -279,6 +279,17 @@ def refresh_against_reads(rf):
     return rows
 
 
+def counter_peak_basis(context, isa):
+    """What the bench process's pct_peak counter of `isa` was finally given against, as the
+    context line nnuelab_pct_peak_basis names it ("86.0 MAC/ns (12 windows, 80.1-88.0)"),
+    or None (an older file, or no counter of that ISA)."""
+    for part in str(context.get("nnuelab_pct_peak_basis", "")).split("; "):
+        name, _, rest = part.partition(" ")
+        if name == isa and rest:
+            return rest
+    return None
+
+
 def load(path):
     """Reads one result file; ResultError with a clear message if missing or corrupt."""
     try:

@@ -337,7 +337,9 @@ def main(argv=None):
           f"noise probe: {c.get('nnuelab_noise', 'not recorded')}; "
           f"ft_refresh weight pages: {c.get('nnuelab_ft_weight_pages', '4 KiB')}.")
     if peak is not None:
-        print(f"AVX2 peak (`{peak.tech}`): {peak.counter('macs_per_ns', 0):.1f} MAC/ns.")
+        basis = R.counter_peak_basis(c, "avx2")
+        print(f"AVX2 peak (`{peak.tech}`): {peak.counter('macs_per_ns', 0):.1f} MAC/ns"
+              + (f"; the pct_peak counter's own, from its windows: {basis}" if basis else "") + ".")
     print("\n## Issue 3: AVX2 affine, % of the AVX2 peak (medians)\n")
     r3 = affine_rows(m)
     print(table(["case", "best variant scanning its input", "best given the bitset", "density", "target", "verdict"], r3))

@@ -84,7 +84,8 @@ def fixture():
     # turn to met); none at cold rows.
     b += bench("floor/avx2/ft_rows_read/1024x30/l2hot:100", 800.0)
     b += bench("floor/avx2/ft_rows_read_sliced/1024x30/l2hot:100", 750.0)
-    return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-27T00:00:00"},
+    return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-27T00:00:00",
+                        "nnuelab_pct_peak_basis": "avxvnni 190 MAC/ns (3 windows, 180-200); avx2 88.5 MAC/ns (12 windows, 80.1-91.2)"},
             "benchmarks": b}
 
 
@@ -187,15 +188,20 @@ def main():
         check("8 met, 5 missed, 10 not measured." in p.stdout, "the count line")
         check("**1.10 ns**" in rows.get("crelu32 of 32 (shift 6), inlined", [""] * 2)[1],
               "times under 10 ns with two decimals (1.12 must not print as a 1.1 beside 'missed')")
+        check("AVX2 peak (`maddubs_madd`): 90.0 MAC/ns; the pct_peak counter's own, from its windows: "
+              "88.5 MAC/ns (12 windows, 80.1-91.2)." in p.stdout,
+              "the counter's own AVX2 peak (the context's, not another ISA's) beside the peak benchmark")
         check("every ISA" not in p.stdout and "above AVX2" not in p.stdout,
               "no per-ISA table or note without results of ISAs above AVX2")
         # The same with results of ISAs above AVX2: the verdicts stay, a third table appears.
         wide = fixture()
         wide["benchmarks"] += wide_isas()
+        del wide["context"]["nnuelab_pct_peak_basis"]  # an older file: the peak line alone
         with open(path, "w") as f:
             json.dump(wide, f)
         p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
         check("8 met, 5 missed, 10 not measured." in p.stdout, "ISAs above AVX2 move no verdict")
+        check("AVX2 peak (`maddubs_madd`): 90.0 MAC/ns.\n" in p.stdout, "no counter's peak without the context line")
         isa = {}
         for line in p.stdout.split("every ISA", 1)[-1].splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
