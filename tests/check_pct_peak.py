@@ -2,7 +2,7 @@
 """The JSON's pct_peak is final (bench/pct_peak.h): usage check_pct_peak.py BENCH OUT.json
 
 Runs nnuelab_bench on dense_blocked4 64x32 of every native ISA, three repetitions long
-enough for several peak windows per ISA, and checks the file it writes: the context names
+enough for a later peak window per ISA, and checks the file it writes: the context names
 each ISA's final peak (nnuelab_pct_peak_basis), and every result's pct_peak is its rate
 (useful_macs) as % of that peak, the cv aggregate the rate's own cv. The console's
 provisional figures, made against the peak so far, would not match. Exit 1 on a failure.
@@ -47,8 +47,11 @@ def main():
             failures.append(f"{b['name']}: pct_peak {got:.6g}, its rate against the final peak {want:.6g}")
     if checked == 0:
         failures.append("no result has pct_peak (no native ISA with a peak kernel was timed)")
-    if not any(w >= 3 for _, w in basis.values()):
-        failures.append("no ISA got three peak windows: the run did not sample the peak over time")
+    # Each ISA's three repetitions span more than 0.5 s (about 2 s on the 2026-11-29 Xeon):
+    # at least one window after the first.
+    for isa, (_, windows) in basis.items():
+        if windows < 2:
+            failures.append(f"{isa}: one peak window, none later in the run")
     for f in failures:
         print(f"FAIL  {f}")
     print(f"{checked} pct_peak figures checked against {len(basis)} ISA peaks")
