@@ -116,10 +116,7 @@ void time_affine(benchmark::State& state, const Shape& s, const workloads::Input
   const double useful = sparse ? double(pool.mean.nnz_chunks) * 4 * s.out : macs;
   state.counters["macs"] = benchmark::Counter(macs, benchmark::Counter::kIsIterationInvariantRate);
   state.counters["useful_macs"] = benchmark::Counter(useful, benchmark::Counter::kIsIterationInvariantRate);
-  // Provisional: the JSON gets it again against the run's final peak (bench/pct_peak.h),
-  // from useful_macs.
-  if (const double peak = peak_macs_per_ns(peak_isa_of(isa)); peak > 0)
-    state.counters["pct_peak"] = benchmark::Counter(pct_of_peak(useful, peak), benchmark::Counter::kIsIterationInvariantRate);
+  set_pct_peak(state, isa, useful);  // provisional: given again from useful_macs at the end of the run
   state.counters["nnz"] = pool.mean.nnz_bytes;
   state.counters["nnz_chunks"] = pool.mean.nnz_chunks;
   state.counters["byte_density"] = pool.mean.byte_density;

@@ -74,12 +74,7 @@ void time_dot(benchmark::State& state, int groups, RunFn run, const std::string&
       });
   // Two inputs of 4 bytes per group: 8 MACs per group per call.
   state.counters["macs"] = benchmark::Counter(8.0 * groups, benchmark::Counter::kIsIterationInvariantRate);
-  // As for affine: the MAC rate as % of the peak of the variant's ISA in this process
-  // (none for the scalar references and emulated builds, whose ISA has no peak here);
-  // provisional, given again from `macs` at the end of the run (bench/pct_peak.h).
-  if (const double peak = peak_macs_per_ns(peak_isa_of(isa)); peak > 0)
-    state.counters["pct_peak"] =
-        benchmark::Counter(pct_of_peak(8.0 * groups, peak), benchmark::Counter::kIsIterationInvariantRate);
+  set_pct_peak(state, isa, 8.0 * groups);  // as for affine; given again from `macs` at the end of the run
 }
 
 }  // namespace

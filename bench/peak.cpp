@@ -86,6 +86,12 @@ double peak_macs_per_ns(std::string_view isa) {
   return peak_of_windows(it->second.bests);
 }
 
+void set_pct_peak(benchmark::State& state, std::string_view isa, double macs_per_call) {
+  if (const double peak = peak_macs_per_ns(peak_isa_of(isa)); peak > 0)
+    state.counters["pct_peak"] =
+        benchmark::Counter(pct_of_peak(macs_per_call, peak), benchmark::Counter::kIsIterationInvariantRate);
+}
+
 std::vector<PeakWindows> peak_windows() {
   std::lock_guard<std::mutex> lock(g_mu);
   std::vector<PeakWindows> out;

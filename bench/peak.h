@@ -3,6 +3,8 @@
 // kernel's MAC rate can be given as a fraction of what the CPU can do at all, and numbers
 // from different machines compare.
 #pragma once
+#include <benchmark/benchmark.h>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +20,12 @@ namespace nnuelab::bench {
 // the windows sample the whole run). The peak is peak_of_windows() of their best rates
 // (bench/pct_peak.h).
 double peak_macs_per_ns(std::string_view isa);
+
+// Sets `state`'s pct_peak counter: `macs_per_call` (the rate counter's per-call MACs:
+// useful_macs for affine, macs for dot_u8i8, the counters the JSON's figure is given again
+// from) as % of the peak of <isa> (peak_isa_of) so far; none when that ISA has no peak
+// here (scalar references, emulated builds). Provisional, as above.
+void set_pct_peak(benchmark::State& state, std::string_view isa, double macs_per_call);
 
 // Every ISA's windows so far: what the JSON's pct_peak is finally given against.
 struct PeakWindows {
