@@ -1,6 +1,10 @@
 #include "bench/harness.h"
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -77,6 +81,45 @@ void start_run_clock() { g_run_start = Clock::now(); }
 double run_elapsed_seconds() { return std::chrono::duration<double>(Clock::now() - g_run_start).count(); }
 bool budget_exhausted() { return g_budget > 0 && run_elapsed_seconds() > g_budget; }
 
+namespace {
+volatile std::sig_atomic_t g_interrupt = 0;
+
+extern "C" void on_interrupt(int sig) {
+  g_interrupt = sig;
+  // write(2) is async-signal-safe; stdio is not. The handler was installed with
+  // SA_RESETHAND, so the next signal takes the default action (the process ends).
+  static const char msg[] =
+      "\n[bench] interrupted: the benchmark being timed finishes, the rest are skipped and the results "
+      "written (signal again to stop at once)\n";
+  const ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)ignored;
+}
+}  // namespace
+
+void install_interrupt_handler() {
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND | SA_RESTART;
+  for (const int sig : {SIGINT, SIGTERM}) {
+    struct sigaction old {};
+    // A signal the shell set to be ignored (a background job's SIGINT) stays ignored.
+    if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
+int interrupt_signal() { return g_interrupt; }
+
+std::string interrupt_message() {
+  switch (g_interrupt) {
+    case 0: return "";
+    case SIGINT: return "interrupted by SIGINT";
+    case SIGTERM: return "interrupted by SIGTERM";
+    default: return "interrupted by signal " + std::to_string(int(g_interrupt));
+  }
+}
+
 std::vector<workloads::Density> density_grid() {
   using workloads::DensityKind;
   std::vector<workloads::Density> out = {{DensityKind::kDense, 100}};
@@ -146,8 +189,8 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
   } else {
     const bool emulated = info && info->emulated;
     b = benchmark::RegisterBenchmark(name.c_str(), [body, emulated](benchmark::State& st) {
-      if (budget_exhausted()) {  // skipped, not timed: the loop below exits at once
-        st.SkipWithError("time budget exhausted");
+      if (budget_exhausted() || interrupt_signal()) {  // skipped, not timed: the loop below exits at once
+        st.SkipWithError(interrupt_signal() ? interrupt_message().c_str() : "time budget exhausted");
         for (auto _ : st) {
         }
         return;

@@ -133,6 +133,16 @@ void start_run_clock();
 double run_elapsed_seconds();
 bool budget_exhausted();
 
+// An interrupted run (SIGINT or SIGTERM during the timed pass; nnuelab_bench installs the
+// handler): the benchmark being timed finishes, every one still to run skips at once with
+// the error "interrupted by SIGINT" (or SIGTERM), and the run ends as with a spent budget,
+// its --benchmark_out file written. The handler only records the signal (async-signal-safe)
+// and restores the default action, so a second signal ends the process at once.
+void install_interrupt_handler();
+int interrupt_signal();  // the signal received, 0 if none
+// "interrupted by SIGINT" (the skip message), "" when not interrupted.
+std::string interrupt_message();
+
 // Adds the machine context (CPU, features, compiler, ISA flags) to the JSON output.
 void add_context();
 

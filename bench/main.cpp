@@ -4,6 +4,8 @@
 // prints progress to stderr: [bench] done/total  elapsed  remaining. Before the run, the
 // slow-spell probe (bench/noise_probe.h) runs for --noise seconds (default 1, 0 = off) and
 // its one-line summary goes into the result's context as nnuelab_noise.
+// SIGINT or SIGTERM during the run: the rest of the benchmarks are skipped, the results so
+// far written (--benchmark_out), and the exit status is 128 + the signal (130, 143).
 #include <unistd.h>
 
 #include <algorithm>
@@ -64,7 +66,9 @@ class ProgressReporter : public benchmark::ConsoleReporter {
     const double remaining = nnuelab::bench::remaining_seconds(elapsed, share, nnuelab::bench::budget());
     std::fprintf(stderr, "%s[bench] %zu/%zu  elapsed %s  remaining ~%s%s%s", tty_ ? "\r" : "", done_, total_,
                  hms(elapsed).c_str(), hms(remaining).c_str(),
-                 nnuelab::bench::budget_exhausted() ? "  (budget exhausted: skipping the rest)" : "",
+                 nnuelab::bench::interrupt_signal()   ? "  (interrupted: skipping the rest)"
+                 : nnuelab::bench::budget_exhausted() ? "  (budget exhausted: skipping the rest)"
+                                                      : "",
                  tty_ && !last ? "   " : "\n");
     std::fflush(stderr);
   }
@@ -92,7 +96,9 @@ class NullReporter : public benchmark::ConsoleReporter {
 // at the end of the run, when every ISA's peak windows are in (bench/pct_peak.h). Until
 // then it keeps the context and the runs; then each pct_peak is given again from its rate
 // counter and the final peak, and the peaks go into the context as nnuelab_pct_peak_basis.
-// A run cut short (killed) leaves the file empty, not half-written.
+// An interrupted run (SIGINT, SIGTERM: bench/harness.h) still gets here, with the
+// benchmarks it did not time skipped, and says so in the context (nnuelab_interrupted); a
+// run killed outright (SIGKILL, a second signal) leaves the file empty, not half-written.
 class FinalPeakReporter : public benchmark::BenchmarkReporter {
  public:
 #pragma GCC diagnostic push
@@ -124,6 +130,7 @@ class FinalPeakReporter : public benchmark::BenchmarkReporter {
       basis += buf;
     }
     if (!basis.empty()) benchmark::AddCustomContext("nnuelab_pct_peak_basis", basis);
+    if (nnuelab::bench::interrupt_signal()) benchmark::AddCustomContext("nnuelab_interrupted", interrupted_summary());
     for (std::vector<Run>& runs : groups_)
       for (Run& r : runs) rescale(r, peak);
     inner_->SetOutputStream(&GetOutputStream());
@@ -144,6 +151,19 @@ class FinalPeakReporter : public benchmark::BenchmarkReporter {
     if (isa == peak.end() || !(isa->second > 0) || rate == r.counters.end()) return;
     const bool cv = r.run_type == Run::RT_Aggregate && r.aggregate_unit == benchmark::kPercentage;
     pct->second.value = nnuelab::bench::final_pct_peak(rate->second.value, isa->second, cv);
+  }
+
+  // "interrupted by SIGINT: 12 of 40 runs skipped" (a run: one repetition of a benchmark).
+  std::string interrupted_summary() const {
+    const std::string why = nnuelab::bench::interrupt_message();
+    std::size_t runs = 0, skipped = 0;
+    for (const std::vector<Run>& group : groups_)
+      for (const Run& r : group) {
+        if (r.run_type != Run::RT_Iteration) continue;
+        ++runs;
+        skipped += r.error_occurred && r.error_message == why;
+      }
+    return why + ": " + std::to_string(skipped) + " of " + std::to_string(runs) + " runs skipped";
   }
 
   std::unique_ptr<benchmark::BenchmarkReporter> inner_;
@@ -251,6 +271,10 @@ int main(int argc, char** argv) {
       const std::size_t total = benchmark::RunSpecifiedBenchmarks(&counter);
       initialize(args, "--benchmark_list_tests=false");
       ProgressReporter progress(total, interleaved);
+      // From here a SIGINT or SIGTERM ends the run early with its results kept (harness.h).
+      bench::install_interrupt_handler();
+      std::fprintf(stderr, "[bench] timing %zu benchmarks\n", total);
+      std::fflush(stderr);
       bench::start_run_clock();
       if (out_file.empty()) {
         benchmark::RunSpecifiedBenchmarks(&progress);
@@ -260,6 +284,11 @@ int main(int argc, char** argv) {
       }
     }
     benchmark::Shutdown();
+    if (const int sig = bench::interrupt_signal()) {
+      std::fprintf(stderr, "[bench] %s; the results so far are in %s\n", bench::interrupt_message().c_str(),
+                   out_file.empty() ? "the table above" : out_file.c_str());
+      return 128 + sig;  // as a shell reports a process ended by the signal
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nnuelab_bench: %s\n", e.what());
     return 1;

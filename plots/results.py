@@ -83,7 +83,9 @@ class Result:
         self.times = []        # ns per call, one per repetition
         self._counters = {}    # name -> list of values, one per repetition
         self.label = ""
-        self.error = None      # the error message of a skipped benchmark (unavailable, budget)
+        self.error = None      # why a benchmark has no time at all (unavailable, budget, interrupted)
+        self.skipped = 0       # repetitions skipped (with error) beside timed ones: an interrupted run
+        self.skip_reason = None
 
     @property
     def variant(self):
@@ -315,7 +317,8 @@ def load(path):
         if b.get("label"):
             r.label = b["label"]
         if b.get("error_occurred"):
-            r.error = b.get("error_message") or "error"
+            r.skipped += 1
+            r.skip_reason = b.get("error_message") or "error"
             continue
         try:
             r.times.append(float(b["real_time"]) * TIME_SCALE[b.get("time_unit", "ns")])
@@ -324,6 +327,12 @@ def load(path):
         for k, v in b.items():
             if k not in GB_FIELDS and isinstance(v, (int, float)):
                 r._counters.setdefault(k, []).append(float(v))
+    for r in results.values():
+        # A benchmark that was timed in some repetitions (a run interrupted or out of budget
+        # part way through its interleaved repetitions) keeps those: its figures are their
+        # median and spread. One never timed is skipped, with the reason.
+        if not r.times and r.skipped:
+            r.error = r.skip_reason
     return ResultFile(path, data.get("context") or {}, results)
 
 

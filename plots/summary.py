@@ -22,6 +22,8 @@ def main(paths):
               f"\ncompiler: {ctx.get('nnuelab_compiler', '?')}  grid: {ctx.get('nnuelab_grid', '?')}  date: {ctx.get('date', '?')}")
         if ctx.get("nnuelab_noise"):  # the slow-spell probe before the run (bench/noise_probe.h)
             print(f"noise: {ctx['nnuelab_noise']}")
+        if ctx.get("nnuelab_interrupted"):  # SIGINT/SIGTERM: the rest of the run was skipped
+            print(f"INTERRUPTED: {ctx['nnuelab_interrupted']}")
         if ctx.get("nnuelab_ft_weight_pages", "4 KiB") != "4 KiB":  # ./lab bench --huge-pages
             print(f"ft weights: {ctx['nnuelab_ft_weight_pages']}")
         header = f"{'benchmark':58} {'ns/call':>10} {'cv %':>6} {'min':>10} {'GMAC/s':>8} {'x ref':>7}"
@@ -41,6 +43,8 @@ def main(paths):
             s = rf.speedup(r) if r.op else None
             speed = f"{s:7.1f}" if s else " " * 7
             label = " (emulated)" if r.label == "emulated" else ""
+            if r.skipped:  # some repetitions timed, the rest skipped
+                label += f" ({len(r.times)} of {len(r.times) + r.skipped} repetitions: {r.skip_reason})"
             print(f"{r.name:58} {t:10.1f} {cv} {best} {gmacs} {speed}{label}")
 
 

@@ -336,6 +336,10 @@ def main(argv=None):
     print(f"Files: {', '.join(f.path for f in files)}. Branch scrub: {c.get('nnuelab_scrub_branches', '?')}; "
           f"noise probe: {c.get('nnuelab_noise', 'not recorded')}; "
           f"ft_refresh weight pages: {c.get('nnuelab_ft_weight_pages', '4 KiB')}.")
+    for f in files:  # a run ended early by SIGINT/SIGTERM (nnuelab_bench kept what it timed)
+        if f.context.get("nnuelab_interrupted"):
+            print(f"**Interrupted run:** {f.path}: {f.context['nnuelab_interrupted']}; its cases with no "
+                  "repetition timed are \"not measured\", the others stand on the repetitions timed.")
     if peak is not None:
         basis = R.counter_peak_basis(c, "avx2")
         print(f"AVX2 peak (`{peak.tech}`): {peak.counter('macs_per_ns', 0):.1f} MAC/ns"

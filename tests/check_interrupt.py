@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""An interrupted run keeps what it timed: usage check_interrupt.py BENCH WORKDIR
+
+nnuelab_bench on SIGINT or SIGTERM (bench/harness.h, install_interrupt_handler) lets the
+benchmark being timed finish, skips the rest with "interrupted by SIG...", writes its
+--benchmark_out file and exits 128 + the signal; a second signal ends it at once. Checked
+here against a live process each way, plus how plots/results.py and plots/summary.py read
+a benchmark with some repetitions timed and the rest skipped (a made-up file). Exit 1 on a
+failure; each failure is a line starting "FAIL  ".
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+import results as R  # noqa: E402
+
+# Many short elementwise benchmarks, three interleaved repetitions each: minutes in all, a
+# run every second or so (the first ones are done within the waits below).
+FILTER = "^(crelu16|crelu32|pool_avg2)/"
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def start(bench, out, min_time, extra=()):
+    cmd = [bench, "--noise=0", f"--benchmark_filter={FILTER}", f"--benchmark_min_time={min_time}",
+           "--benchmark_repetitions=3", "--benchmark_enable_random_interleaving=true", f"--benchmark_out={out}",
+           *extra]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # The timed pass begins after this line (registration and the listing pass before it).
+    first = p.stderr.readline()
+    if not first.startswith("[bench] timing "):
+        p.kill()
+        p.wait()
+        raise SystemExit(f"FAIL  nnuelab_bench did not start its run: {first.strip()!r}")
+    return p
+
+
+def listed(bench):
+    # The same min_time as the interrupted run: it is part of the names.
+    run = subprocess.run([bench, "--noise=0", f"--benchmark_filter={FILTER}", "--benchmark_min_time=0.1",
+                          "--benchmark_list_tests=true"],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, check=True)
+    return set(run.stdout.split())
+
+
+def interrupted_once(bench, work, sig, wait, names):
+    out = os.path.join(work, f"interrupt_{sig.name}.json")
+    if os.path.exists(out):
+        os.remove(out)
+    p = start(bench, out, 0.1)
+    time.sleep(wait)
+    p.send_signal(sig)
+    t = time.monotonic()
+    err = p.stderr.read()
+    rc = p.wait()
+    took = time.monotonic() - t
+    tag = f"{sig.name}:"
+    check(rc == 128 + sig.value, f"{tag} exit status {rc} (expected {128 + sig.value})")
+    check(took < 60, f"{tag} the run ended {took:.1f} s after the signal (the benchmark being timed, then skips)")
+    check(f"interrupted by {sig.name}; the results so far are in {out}" in err, f"{tag} stderr names the file")
+    try:
+        with open(out) as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, f"{tag} {out} is valid JSON ({e})")
+        return
+    runs = [b for b in data["benchmarks"] if b.get("run_type") == "iteration"]
+    why = f"interrupted by {sig.name}"
+    skipped = [b for b in runs if b.get("error_occurred") and b.get("error_message") == why]
+    timed = [b for b in runs if not b.get("error_occurred")]
+    note = data["context"].get("nnuelab_interrupted", "")
+    check(note == f"{why}: {len(skipped)} of {len(runs)} runs skipped",
+          f"{tag} context nnuelab_interrupted {note!r} counts the file's runs ({len(skipped)} of {len(runs)})")
+    check(len(runs) == 3 * len(names), f"{tag} every repetition of every selected benchmark is in the file "
+          f"({len(runs)} runs, {len(names)} benchmarks x 3)")
+    check({b["run_name"] for b in runs} == names, f"{tag} the file's benchmarks are the filter's")
+    check(len(skipped) > 0 and len(skipped) + len(timed) == len(runs),
+          f"{tag} the rest were skipped with the signal's name ({len(skipped)} skipped, {len(timed)} timed)")
+    return len(timed)
+
+
+def killed_by_second(bench, work):
+    out = os.path.join(work, "interrupt_twice.json")
+    if os.path.exists(out):
+        os.remove(out)
+    # Runs of many seconds each (the harness's real time per run is many times its
+    # min_time's share): the second signal lands while the first run is still being timed.
+    p = start(bench, out, 5.0)
+    time.sleep(3.0)  # well into the first run (a signal before it skips every run at once)
+    p.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    p.send_signal(signal.SIGINT)
+    p.stderr.read()
+    rc = p.wait()
+    check(rc == -signal.SIGINT, f"a second SIGINT ends the process at once (returncode {rc}, expected {-signal.SIGINT})")
+    check(not os.path.exists(out) or os.path.getsize(out) == 0, "a process killed outright leaves no half-written file")
+
+
+def partial_repetitions(work):
+    """results.py: timed repetitions stand beside skipped ones; never timed = skipped."""
+    path = os.path.join(work, "interrupt_made_up.json")
+
+    def run(name, t=None, err=None):
+        b = {"name": name + "/manual_time", "run_name": name + "/manual_time", "run_type": "iteration",
+             "repetitions": 3, "iterations": 10, "real_time": t if t is not None else 0, "cpu_time": 1,
+             "time_unit": "ns"}
+        if err:
+            b.update(error_occurred=True, error_message=err)
+        return b
+
+    a, b = "crelu16/avx2/packs_max_permute/1024/dense:100", "crelu16/sse2/packs_max/1024/dense:100"
+    why = "interrupted by SIGINT"
+    data = {"context": {"nnuelab_interrupted": f"{why}: 4 of 6 runs skipped"},
+            "benchmarks": [run(a, 10.0), run(b, err=why), run(a, 14.0), run(a, err=why), run(b, err=why),
+                           run(b, err=why)]}
+    with open(path, "w") as f:
+        json.dump(data, f)
+    rf = R.load(path)
+    ra, rb = rf.results.get(a), rf.results.get(b)
+    check(ra is not None and ra.error is None and ra.times == [10.0, 14.0] and ra.time == 12.0 and ra.skipped == 1,
+          "results.py: two timed repetitions beside a skipped one give their median (12.0), no error")
+    check(rb is not None and rb.error == why and not rb.times, "results.py: a benchmark never timed is skipped with the reason")
+    here = os.path.dirname(os.path.abspath(__file__))
+    s = subprocess.run([sys.executable, os.path.join(here, "..", "plots", "summary.py"), path],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(f"INTERRUPTED: {why}: 4 of 6 runs skipped" in s.stdout, "summary.py flags the interrupted run")
+    check(f"(2 of 3 repetitions: {why})" in s.stdout, "summary.py says how many repetitions stand")
+
+
+def main():
+    bench, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    partial_repetitions(work)
+    names = listed(bench)
+    check(len(names) > 50, f"the filter selects {len(names)} benchmarks (enough for a run of minutes)")
+    timed = interrupted_once(bench, work, signal.SIGINT, 4.0, names)
+    check(bool(timed), f"SIGINT: runs timed before the signal are kept ({timed})")
+    interrupted_once(bench, work, signal.SIGTERM, 1.0, names)
+    killed_by_second(bench, work)
+    print(f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
