@@ -2,8 +2,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <tuple>
 #include <memory>
+#include <tuple>
+#include <type_traits>
 
 #include "bench/harness.h"
 #include "bench/peak.h"
@@ -80,21 +81,37 @@ const std::vector<std::uint64_t>& pool_bitsets(const workloads::InputPool& pool)
   return bits;
 }
 
+// Each pool input's list of non-zero chunks (the scalar reference's), made once per pool
+// as pool_bitsets: per input chunks + 1 entries, the count first, then the list.
+const std::vector<std::uint16_t>& pool_lists(const workloads::InputPool& pool) {
+  static std::map<const workloads::InputPool*, std::vector<std::uint16_t>> cache;
+  std::vector<std::uint16_t>& lists = cache[&pool];
+  if (lists.empty()) {
+    const std::size_t stride = std::size_t(pool.n / 4) + 1;
+    lists.resize(stride * std::size_t(pool.count));
+    for (int i = 0; i < pool.count; ++i) {
+      std::uint16_t* row = lists.data() + i * stride;
+      row[0] = std::uint16_t(ref::find_nnz_chunks(pool.get(i), pool.n, row + 1));
+    }
+  }
+  return lists;
+}
+
 // Times `kernel(input, output)` over a pool of inputs, with the counters every affine
 // result carries. `useful` is the MACs a call really has to do: in x out for a dense
 // technique, non-zero chunks x 4 x out for a sparse one; pct_peak compares its rate with
 // the peak of the variant's ISA measured in this process.
-// kBits: the kernel also takes each input's nnz bitset (one bit per 4-byte chunk), written
-// with the batch's inputs before the clock starts, as a fused producer would have left it.
-template <bool kBits = false, class Kernel>
+// side (pool_bitsets, pool_lists): the kernel also takes each input's row of it, copied
+// with the batch's inputs before the clock starts, as a fused producer (the bitset) or a
+// caller that listed the chunks (the list) would have left it: kernel(input, row, output).
+template <class Side = std::uint64_t, class Kernel>
 void time_affine(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, bool sparse,
-                 const std::string& isa, Kernel&& kernel) {
+                 const std::string& isa, Kernel&& kernel, const std::vector<Side>* side = nullptr) {
   const int batch = batch_size(call_bytes(s));
-  const std::size_t words = std::size_t(nnz_bitset_words(s.in));
+  const std::size_t stride = side ? side->size() / std::size_t(pool.count) : 0;  // a row per pool input
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
   workloads::Buffer<std::int32_t> out(std::size_t(s.out) * batch);
-  workloads::Buffer<std::uint64_t> bits(kBits ? words * batch : 1);
-  const std::uint64_t* pool_bits = kBits ? pool_bitsets(pool).data() : nullptr;
+  workloads::Buffer<Side> rows(side ? stride * batch : 1);
   run_batched(
       state, batch,
       [&](int first) {
@@ -102,14 +119,14 @@ void time_affine(benchmark::State& state, const Shape& s, const workloads::Input
         for (int j = 0; j < batch; ++j) {
           const int k = (first + j) % pool.count;
           std::memcpy(hot.data() + j * pool.stride, pool.get(k), s.in);
-          if constexpr (kBits) std::memcpy(bits.data() + j * words, pool_bits + std::size_t(k) * words, words * 8);
+          if (side) std::memcpy(rows.data() + j * stride, side->data() + std::size_t(k) * stride, stride * sizeof(Side));
         }
       },
       [&](int j) {
-        if constexpr (kBits)
-          kernel(hot.data() + j * pool.stride, bits.data() + j * words, out.data() + j * s.out);
-        else
+        if constexpr (std::is_invocable_v<Kernel&, const std::uint8_t*, std::int32_t*>)
           kernel(hot.data() + j * pool.stride, out.data() + j * s.out);
+        else
+          kernel(hot.data() + j * pool.stride, rows.data() + j * stride, out.data() + j * s.out);
       },
       pool.count);
   const double macs = double(s.in) * s.out;
@@ -157,8 +174,25 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
                                &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
       const Weights& w = weights_for(s);
       const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
-      time_affine<true>(st, s, *pool(), true, v->info.isa,
-                        [&](const std::uint8_t* x, const std::uint64_t* b, std::int32_t* y) { v->run_bits(packed, x, b, y); });
+      const workloads::InputPool& p = *pool();
+      time_affine(
+          st, s, p, true, v->info.isa,
+          [&](const std::uint8_t* x, const std::uint64_t* b, std::int32_t* y) { v->run_bits(packed, x, b, y); },
+          &pool_bitsets(p));
+    });
+    // The list walks given the list (_from_list): the dots of a call without its nnz
+    // extraction (the find_nnz benchmarks time that alone). One kernel for every way of
+    // building the list, so only the table-list rows (`_lut_`) are timed.
+    if (!v->run_list || v->info.technique.find("_lut_") == std::string::npos) continue;
+    register_variant_benchmark(affine::from_list_name(*v) + suffix,
+                               &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
+      const Weights& w = weights_for(s);
+      const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
+      const workloads::InputPool& p = *pool();
+      time_affine(
+          st, s, p, true, v->info.isa,
+          [&](const std::uint8_t* x, const std::uint16_t* row, std::int32_t* y) { v->run_list(packed, x, row + 1, row[0], y); },
+          &pool_lists(p));
     });
   }
 }

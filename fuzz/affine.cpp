@@ -1,9 +1,10 @@
 // Differential fuzz target of affine: canonical weights through every variant's prepare,
-// then run and (for variants that take it) run_with_bits, byte-compared with
+// then run and (for variants that take them) run_with_bits and run_with_list, byte-compared with
 // ref::affine. Inputs stay in the op's domain 0..127 (see reference/affine.h).
 #include "fuzz/driver.h"
 #include "kernels/affine/registry.h"
 #include "reference/affine.h"
+#include "reference/find_nnz.h"
 
 namespace {
 using namespace nnuelab;
@@ -31,6 +32,9 @@ int one_input(const std::uint8_t* data, std::size_t size) {
   std::vector<std::int32_t> want(out);
   std::vector<std::uint64_t> bits((in / 4 + 1 + 63) / 64 + 1);
   ref::nnz_chunk_bitset(x.data(), int(in), bits.data());
+  // The chunk list of the whole chunks (a variant with run_list refuses a partial one).
+  std::vector<std::uint16_t> list(in / 4 + 1);
+  const int count = valid && s.in % 4 == 0 ? ref::find_nnz_chunks(x.data(), s.in, list.data()) : 0;
   if (valid) ref::affine(w.data(), b.data(), s.in, s.out, x.data(), want.data());
   for (const affine::Variant& v : affine::variants()) {
     if (!v.info.available()) continue;
@@ -51,6 +55,12 @@ int one_input(const std::uint8_t* data, std::size_t size) {
       affine::run_with_bits(v, packed, x.data(), bits.data(), got.data());
       fuzz::expect_same(got.data(), want.data(), out, where + " run_with_bits");
       if (!got.guard_intact()) fuzz::fail(where + " run_with_bits: wrote outside its output");
+    }
+    if (v.run_list) {
+      got.poison();
+      affine::run_with_list(v, packed, x.data(), list.data(), count, got.data());
+      fuzz::expect_same(got.data(), want.data(), out, where + " run_with_list");
+      if (!got.guard_intact()) fuzz::fail(where + " run_with_list: wrote outside its output");
     }
   }
   return 0;

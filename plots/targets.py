@@ -10,7 +10,8 @@ earlier one of the same name.
 Issue 3 (affine, as % of the AVX2 maddubs+madd `peak` benchmark of the same run: the
 useful MAC rate's median over the peak's, results.ResultFile.pct_peak): the verdict takes
 the variants that scan their input (their nnz extraction included); the best
-`_from_bits` form (given a producer's bitset) is shown beside it. The
+`_from_bits` form (given a producer's bitset) and the best `_from_list` form (given the
+list of non-zero chunks: the dots of a call alone, no verdict) are shown beside it. The
 synthetic targets hold "at 10-25%": one row per chunk density 10, 15, 20 and 25% (the
 full grid's), each its own verdict. The nnz target compares the best AVX2 find_nnz time
 with the winner of sparse 1024x32, both at 15%.
@@ -142,31 +143,44 @@ def winner(rs):
 
 
 def affine_rows(m):
-    rows, winner_1024 = [], None
+    rows, winner_1024, walk_1024 = [], None, None
     for label, shape, dens, target in AFFINE:
         rs = pick(m, "affine", "avx2", shape, dens)
-        scan = winner([r for r in rs if not r.tech.endswith("_from_bits")])
+        scan = winner([r for r in rs if scans(r)])
         given = winner([r for r in rs if r.tech.endswith("_from_bits")])
+        walk = winner([r for r in rs if r.tech.endswith("_from_list")])
         if label == f"sparse 1024x32, chunk {NNZ_DENSITY}%":
             winner_1024 = scan
         pct = m.pct_peak(scan) if scan is not None else None
+        if label == f"sparse 1024x32, chunk {NNZ_DENSITY}%":
+            walk_1024 = walk
         if pct is None:
-            rows.append((label, "not measured", "", "", f">= {target}%", "not measured"))
+            rows.append((label, "not measured", "", "", "", f">= {target}%", "not measured"))
             continue
         seen = (f"`{scan.tech}` {fmt_ns(scan.time)} ns{spread(scan)}, **{pct:.1f}%** "
                 f"(fastest repetition {pct_at(m, scan, fastest(scan)):.1f}%)")
         side = f"`{given.tech}` {fmt_ns(given.time)} ns, {m.pct_peak(given) or 0:.1f}%" if given else "-"
-        rows.append((label, seen, side, scan.density, f">= {target}%", "met" if pct >= target else "missed"))
+        alone = f"`{walk.tech}` {fmt_ns(walk.time)} ns, {m.pct_peak(walk) or 0:.1f}%" if walk else "-"
+        rows.append((label, seen, side, alone, scan.density, f">= {target}%", "met" if pct >= target else "missed"))
     nnz = winner(pick(m, "find_nnz", "avx2", "1024c", lambda d: d == f"chunk:{NNZ_DENSITY}"))
     label = f"nnz list of 1024 inputs, chunk {NNZ_DENSITY}%"
     if nnz is None or winner_1024 is None:
-        rows.append((label, "not measured", "", "", f"<= {NNZ_SHARE}% of the call", "not measured"))
+        rows.append((label, "not measured", "", "", "", f"<= {NNZ_SHARE}% of the call", "not measured"))
     else:
         share = nnz.time / winner_1024.time * 100
+        # Beside it, no verdict: the list against the dots alone (the walk given the list).
+        alone = (f"{nnz.time / walk_1024.time * 100:.0f}% of `{walk_1024.tech}`'s {fmt_ns(walk_1024.time)} ns"
+                 if walk_1024 is not None else "-")
         rows.append((label, f"`{nnz.tech}` {fmt_ns(nnz.time)} ns{spread(nnz)}: **{share:.0f}%** of `{winner_1024.tech}`'s "
-                     f"{fmt_ns(winner_1024.time)} ns", "-", f"chunk:{NNZ_DENSITY}", f"<= {NNZ_SHARE}% of the call",
+                     f"{fmt_ns(winner_1024.time)} ns", "-", alone, f"chunk:{NNZ_DENSITY}", f"<= {NNZ_SHARE}% of the call",
                      "met" if share <= NNZ_SHARE else "missed"))
     return rows
+
+
+def scans(r):
+    """An affine form that finds its non-zero chunks itself: not given the producer's bitset
+    (`_from_bits`) nor the list (`_from_list`, the walk alone)."""
+    return not r.tech.endswith(("_from_bits", "_from_list"))
 
 
 def line_fit(points):
@@ -192,7 +206,7 @@ def cost_rows(m, peak):
         inputs, out = (int(x) for x in shape.split("x"))
         peak_chunk = 4 * out / rate if rate else None  # ns for a chunk's MACs at the peak
         rs = [r for r in pick(m, "affine", "avx2", shape, lambda d: d in {f"chunk:{p}" for p in DENSITIES})
-              if not r.tech.endswith("_from_bits")]
+              if scans(r)]
         at = {r.tech: r for r in rs if r.density == f"chunk:{NNZ_DENSITY}"}
         best = winner(list(at.values()))
         # By the time at NNZ_DENSITY: the winner (the fastest there) first.
@@ -258,7 +272,7 @@ def isa_rows(m):
         return None
     rows = []
     for label, shape, dens, tech_ok in ISA_CASES:
-        best = {i: winner([r for r in pick(m, "affine", i, shape, dens, tech_ok) if not r.tech.endswith("_from_bits")])
+        best = {i: winner([r for r in pick(m, "affine", i, shape, dens, tech_ok) if scans(r)])
                 for i in isas}
         timed = [(r.time, i) for i, r in best.items() if r is not None]
         if all(i == "avx2" for _, i in timed):
@@ -346,7 +360,8 @@ def main(argv=None):
               + (f"; the pct_peak counter's own, from its windows: {basis}" if basis else "") + ".")
     print("\n## Issue 3: AVX2 affine, % of the AVX2 peak (medians)\n")
     r3 = affine_rows(m)
-    print(table(["case", "best variant scanning its input", "best given the bitset", "density", "target", "verdict"], r3))
+    print(table(["case", "best variant scanning its input", "best given the bitset", "the list walk alone (given the list)",
+                 "density", "target", "verdict"], r3))
     costs = cost_rows(m, peak)
     if costs:
         print("\n### Where the synthetic calls' time goes (no verdicts)\n")

@@ -130,7 +130,21 @@ class AffineChecker {
     std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
     affine::run_with_bits(v_, packed_, in_.data(), bits.data(), got_.data());
     compared += w_.shape.out;
-    return compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_bits)");
+    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_bits)")) return diff;
+    if (!v_.run_list) return std::nullopt;
+    // The list techniques' walk given the list of non-zero chunks (the reference's), and
+    // given every chunk (zero ones included: each adds nothing), which must agree too.
+    std::vector<std::uint16_t> list(std::size_t(w_.shape.in / 4) + 1);
+    const int count = ref::find_nnz_chunks(in_.data(), w_.shape.in, list.data());
+    std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
+    affine::run_with_list(v_, packed_, in_.data(), list.data(), count, got_.data());
+    compared += w_.shape.out;
+    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_list)")) return diff;
+    for (int c = 0; c < w_.shape.in / 4; ++c) list[c] = std::uint16_t(c);
+    std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
+    affine::run_with_list(v_, packed_, in_.data(), list.data(), w_.shape.in / 4, got_.data());
+    compared += w_.shape.out;
+    return compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_list, every chunk)");
   }
   long compared = 0;
 

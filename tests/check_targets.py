@@ -53,6 +53,9 @@ def fixture():
     b += bench("affine/avx2/sparse_blocked4_lut_x2/3072x16/chunk:25", 500.0, pct_peak=80.0)
     b += bench("affine/avx2/sparse_blocked4_lut_acc1/1536x16/chunk:15", 200.0, pct_peak=79.9)
     b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:15", 150.0, pct_peak=99.0)
+    # The walks given the list (the dots alone) are faster still: shown, never the verdict's.
+    b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_list/1536x16/chunk:15", 120.0, pct_peak=99.5)
+    b += bench("affine/avx2/sparse_blocked4_lut_x2_from_list/1024x32/chunk:15", 40.0, pct_peak=99.9)
     b += bench("affine/avx2/sparse_blocked4_lut_acc3/1536x16/chunk:15", 10.0, label="emulated", pct_peak=99.0)
     # A benchmark skipped for this CPU (no times): neither a winner nor a crash.
     b.append(dict(name="affine/avx2/sparse_blocked4_lut_x4/1024x32/chunk:15/min_time:0.010/manual_time",
@@ -185,6 +188,10 @@ def main():
               "no floor cell where no floor was measured")
         check("`sparse_blocked4_lut_acc1`'s 100.0 ns" in rows.get("nnz list of 1024 inputs, chunk 15%", [""] * 2)[1],
               "the nnz share is of the 1024x32 winner at 15%")
+        check(rows.get("sparse 1536x16, chunk 15%", [""] * 4)[3].startswith("`sparse_blocked4_lut_acc1_from_list` 120.0 ns"),
+              "the walk given the list in its own column")
+        check(rows.get("nnz list of 1024 inputs, chunk 15%", [""] * 4)[3] == "25% of `sparse_blocked4_lut_x2_from_list`'s 40.0 ns",
+              "beside the nnz verdict, the list over the walk alone")
         check("8 met, 5 missed, 10 not measured." in p.stdout, "the count line")
         check("**1.10 ns**" in rows.get("crelu32 of 32 (shift 6), inlined", [""] * 2)[1],
               "times under 10 ns with two decimals (1.12 must not print as a 1.1 beside 'missed')")

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
@@ -156,6 +157,37 @@ TEST(Errors, AffineRunNeedsBuffersAndItsOwnPreparedWeights) {
     return;
   }
   GTEST_SKIP() << "no affine variant with run_bits runs 64x8 on this CPU";
+}
+
+TEST(Errors, AffineRunWithListChecksTheList) {
+  AffineFixture f;
+  const affine::Packed p = affine::prepare(f.v, {{64, 8}, f.w.data(), f.b});
+  alignas(8) std::uint16_t list[17] = {0, 1, 2};
+  expect_error([&] { affine::run_with_list(f.v, p, f.in, list, 3, f.out); },
+               f.v.info.name + " cannot take a chunk list (it walks no list)");
+  for (const affine::Variant& b : affine::variants()) {
+    if (!b.run_list || !b.info.available() || !affine::why_unsupported(b, {64, 8}).empty()) continue;
+    for (int o = 0; o < 8; ++o) f.b[o] = 100 * o - 7;
+    std::fill_n(f.in, 64, std::uint8_t(1));  // every chunk non-zero: a listed one would add 4
+    const affine::Packed pb = affine::prepare(b, {{64, 8}, f.w.data(), f.b});
+    const std::string& n = b.info.name;
+    expect_error([&] { affine::run_with_list(b, pb, f.in, nullptr, 3, f.out); },
+                 n + ": run_with_list needs input, list and output buffers");
+    expect_error([&] { affine::run_with_list(b, pb, f.in, list, 17, f.out); }, n + ": a chunk list of 17 entries for 16 chunks");
+    expect_error([&] { affine::run_with_list(b, pb, f.in, list, -1, f.out); }, n + ": a chunk list of -1 entries for 16 chunks");
+    list[2] = 16;
+    expect_error([&] { affine::run_with_list(b, pb, f.in, list, 3, f.out); },
+                 n + ": chunk list entry 2 (16) is past the last chunk, 15");
+    list[2] = 1;
+    expect_error([&] { affine::run_with_list(b, pb, f.in, list, 3, f.out); },
+                 n + ": chunk list entry 2 (1) is not above the one before it");
+    expect_error([&] { affine::run_with_list(b, affine::Packed{}, f.in, list, 2, f.out); },
+                 n + ": run needs weights prepared by this same variant");
+    affine::run_with_list(b, pb, f.in, nullptr, 0, f.out);  // an empty list: the bias alone
+    for (int o = 0; o < 8; ++o) EXPECT_EQ(f.out[o], f.b[o]) << n << " output " << o;
+    return;
+  }
+  GTEST_SKIP() << "no affine variant with run_list runs 64x8 on this CPU";
 }
 
 // ---- find_nnz, dot_u8i8 ----------------------------------------------------------------

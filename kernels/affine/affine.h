@@ -80,6 +80,20 @@ void unpack_tiles4_x2(const Packed& packed, std::int8_t* weights, std::int32_t* 
 // feeds more than 4 blocks of 16 outputs.
 [[noreturn]] void throw_too_many_blocks(int chunk);
 
+// The walk of a list technique given its list: list[0..count) the non-zero 4-byte chunks
+// of the input (as find_nnz's chunk form writes them), so only the dots are left. What a
+// caller that already holds the list (or the benchmarks, to time the walk alone) runs.
+using RunList = void (*)(const Packed& packed, const std::uint8_t* input, const std::uint16_t* list, int count,
+                         std::int32_t* output);
+// Impl::run_list where the technique walks a chunk list (the table-list forms), else null.
+template <class Impl>
+constexpr RunList list_walk() {
+  if constexpr (requires { &Impl::run_list; })
+    return &Impl::run_list;
+  else
+    return nullptr;
+}
+
 }  // namespace nnuelab::affine
 
 // Declares one technique's kernel functions inside an ISA namespace.
@@ -94,11 +108,14 @@ void unpack_tiles4_x2(const Packed& packed, std::int8_t* weights, std::int32_t* 
 
 // ... and for techniques that can take the producer's nnz bitset (NNUELAB_VARIANT_BITS
 // rows): run_bits reads bits (one bit per 4-byte input chunk, as nnz_chunk_bitset writes
-// it) instead of scanning the input for non-zero chunks.
+// it) instead of scanning the input for non-zero chunks; run_list, their list walk given
+// the list (null for the techniques that walk no list: the bitset forms, NEON's). A
+// constant, not a function: the registry table reads it without running ISA code.
 #define NNUELAB_AFFINE_KERNEL_BITS(tech)                                                 \
   NNUELAB_AFFINE_KERNEL(tech)                                                            \
   void tech##_run_bits(const ::nnuelab::affine::Packed& packed, const std::uint8_t* input, \
-                       const std::uint64_t* bits, std::int32_t* output);
+                       const std::uint64_t* bits, std::int32_t* output);                  \
+  extern const ::nnuelab::affine::RunList tech##_run_list;
 
 // Defines the four registry functions of `tech` from an Impl with static supports,
 // prepare, unpack and run.
@@ -107,9 +124,10 @@ void unpack_tiles4_x2(const Packed& packed, std::int8_t* weights, std::int32_t* 
   void tech##_prepare(const Canonical& c, Packed& p) { __VA_ARGS__::prepare(c, p); }       \
   void tech##_unpack(const Packed& p, std::int8_t* w, std::int32_t* b) { __VA_ARGS__::unpack(p, w, b); } \
   void tech##_run(const Packed& p, const std::uint8_t* in, std::int32_t* out) { __VA_ARGS__::run(p, in, out); }
-// ... plus run_bits, for the techniques registered with NNUELAB_VARIANT_BITS.
+// ... plus run_bits and run_list, for the techniques registered with NNUELAB_VARIANT_BITS.
 #define NNUELAB_AFFINE_DEFINE_BITS(tech, ...)                                                 \
   NNUELAB_AFFINE_DEFINE(tech, __VA_ARGS__)                                                   \
   void tech##_run_bits(const Packed& p, const std::uint8_t* in, const std::uint64_t* bits, std::int32_t* out) { \
     __VA_ARGS__::run_bits(p, in, bits, out);                                                 \
-  }
+  }                                                                                          \
+  extern constinit const ::nnuelab::affine::RunList tech##_run_list = ::nnuelab::affine::list_walk<__VA_ARGS__>();

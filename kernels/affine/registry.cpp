@@ -26,7 +26,7 @@ std::span<const Variant> variants() {
 #define NNUELAB_ROW_BITS(ns, tech, note)                                                       \
   Variant{make_variant_info("affine", #ns, #tech, note), &ns::affine::tech##_supports,         \
           &ns::affine::tech##_prepare, &ns::affine::tech##_unpack, &ns::affine::tech##_run,    \
-          &ns::affine::tech##_run_bits},
+          &ns::affine::tech##_run_bits, ns::affine::tech##_run_list},
   static const std::vector<Variant> table = {
 #include "kernels/affine/affine.inc"
   };
@@ -37,6 +37,7 @@ std::span<const Variant> variants() {
 
 std::string shape_name(const Shape& s) { return std::to_string(s.in) + "x" + std::to_string(s.out); }
 std::string from_bits_name(const Variant& v) { return v.info.name + "_from_bits"; }
+std::string from_list_name(const Variant& v) { return v.info.name + "_from_list"; }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
   if (!v.info.available()) return "this CPU lacks " + v.info.missing();
@@ -77,6 +78,28 @@ void run_with_bits(const Variant& v, const Packed& p, const std::uint8_t* input,
   if (p.blocks.prepared_by != &v)
     throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
   v.run_bits(p, input, bits, output);
+}
+
+void run_with_list(const Variant& v, const Packed& p, const std::uint8_t* input, const std::uint16_t* list, int count,
+                   std::int32_t* output) {
+  if (!v.run_list) throw std::invalid_argument(v.info.name + " cannot take a chunk list (it walks no list)");
+  if (!input || !output || (count > 0 && !list))
+    throw std::invalid_argument(v.info.name + ": run_with_list needs input, list and output buffers");
+  check_element_aligned(v.info.name, output, "output");
+  check_element_aligned(v.info.name, list, "list");
+  if (p.blocks.prepared_by != &v)
+    throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
+  const int chunks = p.shape.in / 4;
+  if (count < 0 || count > chunks)
+    throw std::invalid_argument(v.info.name + ": a chunk list of " + std::to_string(count) + " entries for " +
+                                std::to_string(chunks) + " chunks");
+  for (int k = 0; k < count; ++k)
+    if (list[k] >= chunks || (k > 0 && list[k] <= list[k - 1]))
+      throw std::invalid_argument(v.info.name + ": chunk list entry " + std::to_string(k) + " (" +
+                                  std::to_string(list[k]) + ") is " +
+                                  (list[k] >= chunks ? "past the last chunk, " + std::to_string(chunks - 1)
+                                                     : std::string("not above the one before it")));
+  v.run_list(p, input, list, count, output);
 }
 
 }  // namespace nnuelab::affine

@@ -18,6 +18,10 @@ struct Variant {
   // Takes the producer's nnz bitset instead of scanning the input (nullptr when the
   // technique cannot: only NNUELAB_VARIANT_BITS rows have it).
   void (*run_bits)(const Packed&, const std::uint8_t*, const std::uint64_t*, std::int32_t*) = nullptr;
+  // The list walk given the list of non-zero chunks (nullptr unless the technique walks
+  // one: the table-list forms of the x86 ISAs). The same kernel for every way of building
+  // the list, so it times the dots of a call without its nnz extraction.
+  RunList run_list = nullptr;
 };
 
 std::span<const Variant> variants();
@@ -26,6 +30,8 @@ std::string shape_name(const Shape& s);  // "1024x32"
 // "<op>/<isa>/<technique>_from_bits": how the benchmarks and the regression gate name a
 // variant's run_bits path (given a producer's nnz bitset); not a registry name.
 std::string from_bits_name(const Variant& v);
+// "<op>/<isa>/<technique>_from_list": the same for run_list (given the chunk list).
+std::string from_list_name(const Variant& v);
 
 // Empty when the variant supports the shape, else why not (the op's own limits
 // 1 <= in <= 65536, 1 <= out <= 65536 included). A variant this CPU cannot run is
@@ -44,5 +50,12 @@ void run(const Variant& v, const Packed& packed, const std::uint8_t* input, std:
 // prove its bitset exact. Throws for variants without run_bits.
 void run_with_bits(const Variant& v, const Packed& packed, const std::uint8_t* input, const std::uint64_t* bits,
                    std::int32_t* output);
+// The same given the list of the input's non-zero 4-byte chunks: list[0..count) strictly
+// ascending chunk indices below in / 4 (as find_nnz's chunk form writes them; checked
+// here, not in the kernel). A listed zero chunk costs a wasted dot, an unlisted non-zero
+// one is dropped. Throws for variants without run_list and for a list out of order or
+// range.
+void run_with_list(const Variant& v, const Packed& packed, const std::uint8_t* input, const std::uint16_t* list,
+                   int count, std::int32_t* output);
 
 }  // namespace nnuelab::affine

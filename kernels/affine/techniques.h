@@ -334,6 +334,11 @@ struct SparseBlocked4 : BlockedBase<V> {
     std::uint16_t* const idx = list.data();
     dots(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
   }
+  // The list given (affine::RunList): the dots alone.
+  static void run_list(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
+                       std::int32_t* output) {
+    dots(p, input, idx, count, output);
+  }
   [[gnu::always_inline]] static void dots(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
                                           std::int32_t* output) {
     // The hidden layers' widths (16 and 32 outputs) in one slab get the compile-time tile
@@ -649,6 +654,13 @@ struct SparseBlocked4X2Lut : X2Base<V, G> {
     std::uint16_t* const idx = list.data();
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
+    X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
+  }
+  // The list given (affine::RunList): the paired dots and the heavy chunks' pass.
+  static void run_list(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
+                       std::int32_t* output) {
+    X2Chunks a{input, p.shape.in / 4, idx};
+    a.count = count;
     X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
   }
 };
