@@ -140,6 +140,22 @@ void time_affine(benchmark::State& state, const Shape& s, const workloads::Input
   state.counters["chunk_density"] = pool.mean.chunk_density;
 }
 
+// A sparse variant's path given data made from each input outside the clock (`side`:
+// pool_bitsets, pool_lists), under `name`: call(variant, packed, input, row, output).
+template <class Side, class Call>
+void register_given(const std::string& name, const affine::Variant* v, const Shape& s,
+                    const std::function<const workloads::InputPool*()>& pool,
+                    const std::vector<Side>& (*side)(const workloads::InputPool&), Call call) {
+  register_variant_benchmark(name, &v->info, call_bytes(s), [=](benchmark::State& st) {
+    const Weights& w = weights_for(s);
+    const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
+    const workloads::InputPool& p = *pool();
+    time_affine(
+        st, s, p, true, v->info.isa,
+        [&](const std::uint8_t* x, const Side* row, std::int32_t* y) { call(*v, packed, x, row, y); }, &side(p));
+  });
+}
+
 // Dense techniques do the same work at any density: timed once, at dense:100.
 bool density_sensitive(const affine::Variant& v) { return v.info.technique.rfind("sparse", 0) == 0; }
 
@@ -170,30 +186,16 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
     // its own benchmark (the activations' *_bits variants).
     // The quick grid times them at chunk:15 and on the real traces only (not byte:15).
     if (!v->run_bits || dense_input || (grid() == Grid::kQuick && density_name.starts_with("byte"))) continue;
-    register_variant_benchmark(affine::from_bits_name(*v) + suffix,
-                               &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
-      const Weights& w = weights_for(s);
-      const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
-      const workloads::InputPool& p = *pool();
-      time_affine(
-          st, s, p, true, v->info.isa,
-          [&](const std::uint8_t* x, const std::uint64_t* b, std::int32_t* y) { v->run_bits(packed, x, b, y); },
-          &pool_bitsets(p));
-    });
+    register_given(affine::from_bits_name(*v) + suffix, v, s, pool, pool_bitsets,
+                   [](const affine::Variant& u, const affine::Packed& packed, const std::uint8_t* x,
+                      const std::uint64_t* bits, std::int32_t* y) { u.run_bits(packed, x, bits, y); });
     // The list walks given the list (_from_list): the dots of a call without its nnz
     // extraction (the find_nnz benchmarks time that alone). One kernel for every way of
     // building the list, so only the table-list rows (`_lut_`) are timed.
     if (!v->run_list || v->info.technique.find("_lut_") == std::string::npos) continue;
-    register_variant_benchmark(affine::from_list_name(*v) + suffix,
-                               &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
-      const Weights& w = weights_for(s);
-      const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
-      const workloads::InputPool& p = *pool();
-      time_affine(
-          st, s, p, true, v->info.isa,
-          [&](const std::uint8_t* x, const std::uint16_t* row, std::int32_t* y) { v->run_list(packed, x, row + 1, row[0], y); },
-          &pool_lists(p));
-    });
+    register_given(affine::from_list_name(*v) + suffix, v, s, pool, pool_lists,
+                   [](const affine::Variant& u, const affine::Packed& packed, const std::uint8_t* x,
+                      const std::uint16_t* row, std::int32_t* y) { u.run_list(packed, x, row + 1, row[0], y); });
   }
 }
 
