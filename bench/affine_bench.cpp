@@ -190,9 +190,9 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
                    [](const affine::Variant& u, const affine::Packed& packed, const std::uint8_t* x,
                       const std::uint64_t* bits, std::int32_t* y) { u.run_bits(packed, x, bits, y); });
     // The list walks given the list (_from_list): the dots of a call without its nnz
-    // extraction (the find_nnz benchmarks time that alone). One kernel for every way of
-    // building the list, so only the table-list rows (`_lut_`) are timed.
-    if (!v->run_list || v->info.technique.find("_lut_") == std::string::npos) continue;
+    // extraction (the find_nnz benchmarks time that alone). Only the table-list rows have
+    // one: the lsb and compress forms walk their lists with the same dots.
+    if (!v->run_list) continue;
     register_given(affine::from_list_name(*v) + suffix, v, s, pool, pool_lists,
                    [](const affine::Variant& u, const affine::Packed& packed, const std::uint8_t* x,
                       const std::uint16_t* row, std::int32_t* y) { u.run_list(packed, x, row + 1, row[0], y); });

@@ -109,7 +109,7 @@ constexpr RunList list_walk() {
 // ... and for techniques that can take the producer's nnz bitset (NNUELAB_VARIANT_BITS
 // rows): run_bits reads bits (one bit per 4-byte input chunk, as nnz_chunk_bitset writes
 // it) instead of scanning the input for non-zero chunks; run_list, their list walk given
-// the list (null for the techniques that walk no list: the bitset forms, NEON's). A
+// the list (null for the techniques that walk no list: the bitset forms). A
 // constant, not a function: the registry table reads it without running ISA code.
 #define NNUELAB_AFFINE_KERNEL_BITS(tech)                                                 \
   NNUELAB_AFFINE_KERNEL(tech)                                                            \

@@ -220,6 +220,11 @@ struct NeonSparseBlocked4 : NeonBlockedBase<D> {
     std::uint16_t* const idx = list.data();
     neon_blocked_all<D, K, false>(p, input, idx, Nnz::from_bits(words, p.shape.in / 4, idx), output);
   }
+  // The list given (affine::RunList): the dots alone.
+  static void run_list(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
+                       std::int32_t* output) {
+    neon_blocked_all<D, K, false>(p, input, idx, count, output);
+  }
 };
 
 // No list: per 64 chunks one mask word (scanned here, or the producer's bitset), its set

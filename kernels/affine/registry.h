@@ -19,7 +19,7 @@ struct Variant {
   // technique cannot: only NNUELAB_VARIANT_BITS rows have it).
   void (*run_bits)(const Packed&, const std::uint8_t*, const std::uint64_t*, std::int32_t*) = nullptr;
   // The list walk given the list of non-zero chunks (nullptr unless the technique walks
-  // one: the table-list forms of the x86 ISAs). The same kernel for every way of building
+  // one: the table-list forms, x86 and NEON). The same kernel for every way of building
   // the list, so it times the dots of a call without its nnz extraction.
   RunList run_list = nullptr;
 };
