@@ -61,11 +61,18 @@ Packed prepare(const Variant& v, const Canonical& c) {
   return p;
 }
 
-void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+// What every run entry point checks of its call, after its own null checks: the output's
+// alignment and weights packed by this same variant (another variant's layout would be
+// read as this one's).
+static void check_call(const Variant& v, const Packed& p, const std::int32_t* output) {
   check_element_aligned(v.info.name, output, "output");
   if (p.blocks.prepared_by != &v)
     throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
+}
+
+void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int32_t* output) {
+  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
+  check_call(v, p, output);
   v.run(p, input, output);
 }
 
@@ -73,10 +80,8 @@ void run_with_bits(const Variant& v, const Packed& p, const std::uint8_t* input,
                    std::int32_t* output) {
   if (!v.run_bits) throw std::invalid_argument(v.info.name + " cannot take an nnz bitset (it scans its input itself)");
   if (!input || !output || !bits) throw std::invalid_argument(v.info.name + ": run_with_bits needs input, bits and output buffers");
-  check_element_aligned(v.info.name, output, "output");
+  check_call(v, p, output);
   check_element_aligned(v.info.name, bits, "bits");
-  if (p.blocks.prepared_by != &v)
-    throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
   v.run_bits(p, input, bits, output);
 }
 
@@ -85,10 +90,8 @@ void run_with_list(const Variant& v, const Packed& p, const std::uint8_t* input,
   if (!v.run_list) throw std::invalid_argument(v.info.name + " cannot take a chunk list (it walks no list)");
   if (!input || !output || (count > 0 && !list))
     throw std::invalid_argument(v.info.name + ": run_with_list needs input, list and output buffers");
-  check_element_aligned(v.info.name, output, "output");
+  check_call(v, p, output);
   check_element_aligned(v.info.name, list, "list");
-  if (p.blocks.prepared_by != &v)
-    throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
   const int chunks = p.shape.in / 4;
   if (count < 0 || count > chunks)
     throw std::invalid_argument(v.info.name + ": a chunk list of " + std::to_string(count) + " entries for " +

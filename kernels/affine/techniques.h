@@ -644,21 +644,20 @@ struct SparseBlocked4X2Lut : X2Base<V, G> {
   static void run(const Packed& p, const std::uint8_t* input, std::int32_t* output) {
     nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
-    X2Chunks a{input, p.shape.in / 4, idx};
-    a.count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
-    X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
+    const int count = nnz::Lut::chunks<V>(input, p.shape.in, idx);
+    run_list(p, input, idx, count, output);
   }
   // The list from the producer's bitset instead of the input.
   static void run_bits(const Packed& p, const std::uint8_t* input, const std::uint64_t* words, std::int32_t* output) {
     nnz::ChunkList list(p.shape.in);
     std::uint16_t* const idx = list.data();
-    X2Chunks a{input, p.shape.in / 4, idx};
-    a.count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
-    X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
+    const int count = nnz::Lut::from_bits(words, p.shape.in / 4, idx);
+    run_list(p, input, idx, count, output);
   }
-  // The list given (affine::RunList): the paired dots and the heavy chunks' pass.
-  static void run_list(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx, int count,
-                       std::int32_t* output) {
+  // The list given (affine::RunList): the paired dots and the heavy chunks' pass. run and
+  // run_bits end here after making their list.
+  [[gnu::always_inline]] static void run_list(const Packed& p, const std::uint8_t* input, const std::uint16_t* idx,
+                                              int count, std::int32_t* output) {
     X2Chunks a{input, p.shape.in / 4, idx};
     a.count = count;
     X2Base<V, G>::template slabs<X2Walk::kList>(p, a, output);
