@@ -44,7 +44,7 @@ def winners(rf):
             continue
         if not ((r.kind, r.pct) in TABLE_KINDS or r.kind.startswith("real")):
             continue
-        if r.tech.endswith("_from_list"):  # the walk given the list: part of a call, not a way to run it
+        if r.given == "list":  # the walk given the list: part of a call, not a way to run it
             continue
         points.setdefault((r.op, r.shape, r.density), []).append(r)
     rows = []

@@ -88,6 +88,16 @@ class Result:
         self.skip_reason = None
 
     @property
+    def given(self):
+        """What a timed affine form was handed instead of finding its non-zero chunks
+        itself: "bits" (`_from_bits`, the producer's bitset), "list" (`_from_list`, the
+        list made outside the clock: the walk alone), or None."""
+        for what in ("bits", "list"):
+            if (self.tech or "").endswith("_from_" + what):
+                return what
+        return None
+
+    @property
     def variant(self):
         """op/isa/technique: the registry name."""
         return f"{self.op}/{self.isa}/{self.tech}"

@@ -147,8 +147,8 @@ def affine_rows(m):
     for label, shape, dens, target in AFFINE:
         rs = pick(m, "affine", "avx2", shape, dens)
         scan = winner([r for r in rs if scans(r)])
-        given = winner([r for r in rs if r.tech.endswith("_from_bits")])
-        walk = winner([r for r in rs if r.tech.endswith("_from_list")])
+        given = winner([r for r in rs if r.given == "bits"])
+        walk = winner([r for r in rs if r.given == "list"])
         if label == f"sparse 1024x32, chunk {NNZ_DENSITY}%":
             winner_1024 = scan
         pct = m.pct_peak(scan) if scan is not None else None
@@ -180,7 +180,7 @@ def affine_rows(m):
 def scans(r):
     """An affine form that finds its non-zero chunks itself: not given the producer's bitset
     (`_from_bits`) nor the list (`_from_list`, the walk alone)."""
-    return not r.tech.endswith(("_from_bits", "_from_list"))
+    return r.given is None
 
 
 def line_fit(points):
