@@ -158,10 +158,13 @@ void add_affine(Cases& out) {
       // Block-sparse-output kernels accept at most 4 blocks of 16 outputs per input chunk.
       if (v.info.technique.starts_with("sparse_bso") && s.out > 64) continue;
       const affine::Variant* vp = &v;
+      // At a case's setup: the data, and the weights packed for this variant.
+      auto pack = [=] {
+        data();
+        return std::make_shared<affine::Packed>(affine::prepare(*vp, {s, weights->data(), bias->data()}));
+      };
       out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
-                       data();
-                       auto packed = std::make_shared<affine::Packed>(
-                           affine::prepare(*vp, {s, weights->data(), bias->data()}));
+                       const auto packed = pack();
                        return [=](int j) { vp->run(*packed, pool->get(j), output->data()); };
                      }});
       // The same kernel given a fused producer's nnz bitset (nnuelab_bench's
@@ -169,13 +172,29 @@ void add_affine(Cases& out) {
       if (!vp->run_bits || as.density.kind == DensityKind::kDense) continue;
       out.push_back({case_name(affine::from_bits_name(v), shape, density),
                      [=]() -> Call {
-                       data();
-                       auto packed = std::make_shared<affine::Packed>(
-                           affine::prepare(*vp, {s, weights->data(), bias->data()}));
+                       const auto packed = pack();
                        const std::size_t words = std::size_t(nnz_bitset_words(s.in));
                        auto bits = std::make_shared<std::vector<std::uint64_t>>(words * kInputs);
                        for (int j = 0; j < kInputs; ++j) ref::nnz_chunk_bitset(pool->get(j), s.in, bits->data() + j * words);
                        return [=](int j) { vp->run_bits(*packed, pool->get(j), bits->data() + j * words, output->data()); };
+                     }});
+      // Its walk given the list (<technique>_from_list: the dots without the nnz
+      // extraction), the table-list rows only; the lists are the reference's, made at setup
+      // (per input the count, then the entries).
+      if (!vp->run_list) continue;
+      out.push_back({case_name(affine::from_list_name(v), shape, density),
+                     [=]() -> Call {
+                       const auto packed = pack();
+                       const std::size_t stride = std::size_t(s.in / 4) + 1;
+                       auto lists = std::make_shared<Buffer<std::uint16_t>>(stride * kInputs);
+                       for (int j = 0; j < kInputs; ++j) {
+                         std::uint16_t* row = lists->data() + j * stride;
+                         row[0] = std::uint16_t(ref::find_nnz_chunks(pool->get(j), s.in, row + 1));
+                       }
+                       return [=](int j) {
+                         const std::uint16_t* row = lists->data() + j * stride;
+                         vp->run_list(*packed, pool->get(j), row + 1, row[0], output->data());
+                       };
                      }});
     }
   }
