@@ -17,17 +17,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
 import results as R  # noqa: E402
+from checks import check, failures  # noqa: E402
 
 # Many short elementwise benchmarks, three interleaved repetitions each: minutes in all, a
 # run every second or so (the first ones are done within the waits below).
 FILTER = "^(crelu16|crelu32|pool_avg2)/"
-failures = []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def start(bench, out, min_time, extra=()):

@@ -12,20 +12,13 @@ import os
 import subprocess
 import sys
 import tempfile
+from checks import check, failures
 
 SKIP = 77
 
 # The charts of the checked-in sample (affine 1024x32 and 64x32, find_nnz 1024, dot_u8i8,
 # crelu16/32, peak): one PNG, SVG and CSV each.
 EXPECTED_CHARTS = ["affine_density_1024x32", "find_nnz_density", "dot_u8i8_isa", "isa_speedup_peak", "byte_vs_chunk"]
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def run(args, cwd=None):

@@ -13,17 +13,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from checks import check, failures
 
 regress, baseline, binary = sys.argv[1:4]
 MEASURED = "crelu16/avx2/packs_max_permute/1024/dense:100"
 KEPT = "crelu16/scalar/clamp/1024/dense:100"
-failures = []
-
-
-def check(ok, what):
-    print(("ok    " if ok else "FAIL  ") + what)
-    if not ok:
-        failures.append(what)
 
 
 if not shutil.which("valgrind"):

@@ -20,14 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok    " if cond else "FAIL  ") + what)
-    if not cond:
-        failures.append(what)
+from checks import check, failures
 
 
 def bench(name, ns, reps=3, label="", **counters):
