@@ -347,18 +347,12 @@ def chart_dot(files, out_dir):
 def isa_summary(rf):
     """{op: {isa: (geomean speedup, geomean % of peak or None, points)}}: at every (shape,
     density) point the ISA's best variant, then the geometric mean over the points."""
-    peaks = rf.peak_rates()
     best = {}   # (op, isa, shape, density) -> (speedup, pct)
     for r in rf:
         if not r.ok or r.op in (None,) + R.MACHINE_OPS or r.is_reference:
             continue
         s = rf.speedup(r)
-        if r.op == "affine":
-            pct = rf.pct_peak(r)
-        elif r.counter("macs") and peaks.get(r.isa):
-            pct = r.counter("macs") / 1e9 / peaks[r.isa] * 100
-        else:
-            pct = None
+        pct = rf.pct_peak(r)  # affine and dot_u8i8; None for the ops that count no MACs
         key = (r.op, r.isa, r.shape, r.density)
         old = best.get(key)
         if old is None or (s or 0) > (old[0] or 0):
@@ -374,9 +368,8 @@ def chart_isa(files, out_dir):
     chart = Chart("isa_speedup_peak", "per ISA and op: speedup over the scalar reference, % of the MAC peak",
                   "Top row: for each op and ISA, the speedup of the ISA's best variant over the op's scalar reference "
                   "at the same shape and density, geometric mean over every measured point. Bottom row: the same "
-                  "best variants' useful MAC rate as % of the ISA's measured int8 MAC peak (affine: useful MACs "
-                  "over the peak benchmark of the same results, else the pct_peak counter; dot_u8i8: GMAC/s over the "
-                  "peak benchmark).", out_dir)
+                  "best variants' MAC rate as % of the ISA's measured int8 MAC peak (affine: useful MACs, dot_u8i8: "
+                  "MACs, over the peak benchmark of the same results, else the pct_peak counter).", out_dir)
     summaries = [isa_summary(rf) for rf in files]
     ops = sorted({op for s in summaries for op in s})
     mac_ops = [op for op in ops if any(v[1] for s in summaries for v in s.get(op, {}).values())]

@@ -238,14 +238,15 @@ class ResultFile:
         return self._peaks
 
     def pct_peak(self, r):
-        """An affine result's useful MAC rate as % of its ISA's peak (avx512vbmi2 dots with
-        vpdpbusd: AVX-512 VNNI's), the peak being the peak benchmark timed in these results,
+        """An affine or dot_u8i8 result's MAC rate (affine: its useful MACs; dot_u8i8: its
+        MACs) as % of its ISA's peak (avx512vbmi2 dots with vpdpbusd: AVX-512 VNNI's), the
+        peak being the peak benchmark timed in these results,
         median against median, so a run's verdicts and the peak it prints agree. Without
         that benchmark: the pct_peak counter, whose peak the benchmark process measured in
         windows spaced through the run (the upper median of their fastest runs; before
         2026-11-29 one window of 50 ms, which a slow spell moved by 16% once, README).
         None if neither."""
-        rate = r.counter("useful_macs")
+        rate = r.counter("useful_macs") or r.counter("macs")
         peak = self.peak_rates().get(PEAK_ISA_OF.get(r.isa, r.isa))
         if rate and peak:
             return rate * 1e-9 / peak * 100
