@@ -5,14 +5,17 @@
 // slow-spell probe (bench/noise_probe.h) runs for --noise seconds (default 1, 0 = off) and
 // its one-line summary goes into the result's context as nnuelab_noise.
 // SIGINT or SIGTERM during the run: the rest of the benchmarks are skipped, the results so
-// far written (--benchmark_out), and the exit status is 128 + the signal (130, 143).
+// far written (--benchmark_out), and the exit status is 128 + the signal (130, 143). The
+// file is written as the run goes too: a run killed outright leaves what it timed.
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -106,32 +109,34 @@ class NullReporter : public benchmark::ConsoleReporter {
   std::ostringstream sink_;
 };
 
-// The file reporter (--benchmark_out): Google Benchmark's own for the chosen format, fed
-// at the end of the run, when every ISA's peak windows are in (bench/pct_peak.h). Until
-// then it keeps the context and the runs; then each pct_peak is given again from its rate
-// counter and the final peak, and the peaks go into the context as nnuelab_pct_peak_basis.
-// An interrupted run (SIGINT, SIGTERM: bench/harness.h) still gets here, with the
-// benchmarks it did not time skipped, and says so in the context (nnuelab_interrupted); a
-// run killed outright (SIGKILL, a second signal) leaves the file empty, not half-written.
+// The file reporter (--benchmark_out): Google Benchmark's own for the chosen format, run
+// twice. As the run goes, a first one writes each result to the file as it comes (flushed
+// per group, pct_peak against the peak so far): a run killed outright (SIGKILL, a second
+// Ctrl-C) leaves those, cut off after the last complete entry (plots/results.py reads such
+// a file and says it was cut). At the end of the run, when every ISA's peak windows are in
+// (bench/pct_peak.h), a second one gets the context and the runs again, each pct_peak given
+// again from its rate counter and the final peak, the peaks in the context as
+// nnuelab_pct_peak_basis; that text replaces the file (written beside it, then renamed
+// over it, so the file is never half of either). An interrupted run (SIGINT, SIGTERM:
+// bench/harness.h) still gets there, with the benchmarks it did not time skipped, and says
+// so in the context (nnuelab_interrupted).
 class FinalPeakReporter : public benchmark::BenchmarkReporter {
  public:
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // CSVReporter: Google Benchmark still offers it
-  FinalPeakReporter(const std::string& format, bool tabular) {
-    if (format == "console")
-      inner_ = std::make_unique<benchmark::ConsoleReporter>(tabular ? benchmark::ConsoleReporter::OO_Tabular
-                                                                   : benchmark::ConsoleReporter::OO_None);
-    else if (format == "csv")
-      inner_ = std::make_unique<benchmark::CSVReporter>();
-    else
-      inner_ = std::make_unique<benchmark::JSONReporter>();
-  }
-#pragma GCC diagnostic pop
+  FinalPeakReporter(const std::string& format, bool tabular, std::string path)
+      : path_(std::move(path)), inner_(make(format, tabular)), as_it_goes_(make(format, tabular)) {}
   bool ReportContext(const Context& context) override {
     context_.emplace(context);
+    as_it_goes_->SetOutputStream(&GetOutputStream());
+    as_it_goes_->SetErrorStream(&GetOutputStream());
+    as_it_goes_->ReportContext(context);
+    GetOutputStream().flush();
     return true;
   }
-  void ReportRuns(const std::vector<Run>& runs) override { groups_.push_back(runs); }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    groups_.push_back(runs);
+    as_it_goes_->ReportRuns(runs);
+    GetOutputStream().flush();
+  }
   void Finalize() override {
     std::map<std::string, double, std::less<>> peak;
     for (const nnuelab::bench::PeakWindows& w : nnuelab::bench::peak_windows())
@@ -141,14 +146,55 @@ class FinalPeakReporter : public benchmark::BenchmarkReporter {
     if (nnuelab::bench::interrupt_signal()) benchmark::AddCustomContext("nnuelab_interrupted", interrupted_summary());
     for (std::vector<Run>& runs : groups_)
       for (Run& r : runs) rescale(r, peak);
-    inner_->SetOutputStream(&GetOutputStream());
-    inner_->SetErrorStream(&GetErrorStream());
+    std::ostringstream text;
+    inner_->SetOutputStream(&text);
+    inner_->SetErrorStream(&text);
     if (context_ && inner_->ReportContext(*context_))
       for (const std::vector<Run>& runs : groups_) inner_->ReportRuns(runs);
     inner_->Finalize();
+    if (const std::string why = replace_file(text.str()); !why.empty()) {
+      // The file keeps what was written as the run went, closed so that it reads whole.
+      as_it_goes_->Finalize();
+      std::fprintf(stderr, "[bench] could not rewrite %s with the final pct_peak (%s): it holds the results as timed, "
+                   "pct_peak against the peak so far\n", path_.c_str(), why.c_str());
+    }
   }
 
  private:
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // CSVReporter: Google Benchmark still offers it
+  static std::unique_ptr<benchmark::BenchmarkReporter> make(const std::string& format, bool tabular) {
+    if (format == "console")
+      return std::make_unique<benchmark::ConsoleReporter>(tabular ? benchmark::ConsoleReporter::OO_Tabular
+                                                                  : benchmark::ConsoleReporter::OO_None);
+    if (format == "csv") return std::make_unique<benchmark::CSVReporter>();
+    return std::make_unique<benchmark::JSONReporter>();
+  }
+#pragma GCC diagnostic pop
+
+  // The final text in place of the file: written to <file>.tmp, then renamed over it
+  // (Google Benchmark's own stream on the file then writes to the replaced one: nothing
+  // more goes to it). "" when done, else why not (a .tmp written in part is removed).
+  std::string replace_file(const std::string& text) const {
+    const std::string tmp = path_ + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      if (!out.is_open()) return "cannot create " + tmp;
+      out << text;
+      out.flush();
+      if (!out) {
+        std::remove(tmp.c_str());
+        return "cannot write " + tmp;
+      }
+    }
+    if (std::rename(tmp.c_str(), path_.c_str()) != 0) {
+      const std::string why = std::strerror(errno);
+      std::remove(tmp.c_str());
+      return "cannot rename " + tmp + ": " + why;
+    }
+    return "";
+  }
+
   // pct_peak against the ISA's final peak, from the counter it was made from.
   static void rescale(Run& r, const std::map<std::string, double, std::less<>>& peak) {
     const auto pct = r.counters.find("pct_peak");
@@ -174,7 +220,8 @@ class FinalPeakReporter : public benchmark::BenchmarkReporter {
     return why + ": " + std::to_string(skipped) + " of " + std::to_string(runs) + " runs skipped";
   }
 
-  std::unique_ptr<benchmark::BenchmarkReporter> inner_;
+  std::string path_;
+  std::unique_ptr<benchmark::BenchmarkReporter> inner_, as_it_goes_;
   std::optional<Context> context_;
   std::vector<std::vector<Run>> groups_;
 };
@@ -287,7 +334,7 @@ int main(int argc, char** argv) {
       if (out_file.empty()) {
         benchmark::RunSpecifiedBenchmarks(&progress);
       } else {
-        FinalPeakReporter file(out_format, tabular);
+        FinalPeakReporter file(out_format, tabular, out_file);
         benchmark::RunSpecifiedBenchmarks(&progress, &file);
       }
     }

@@ -303,6 +303,49 @@ def counter_peak_basis(context, isa):
     return None
 
 
+CUT_OFF = "killed before the end of the run"
+
+
+def cut_off(path):
+    """A file that nnuelab_bench was writing as its run went when it was killed outright
+    (SIGKILL, a second Ctrl-C: bench/main.cpp): its context and every complete benchmark
+    entry before the cut, with the context saying so (nnuelab_interrupted, as a run that
+    was interrupted and skipped the rest). None when the text is not such a beginning."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    dec = json.JSONDecoder()
+    m = re.match(r'\s*\{\s*"context"\s*:\s*', text)
+    if not m:
+        return None
+    try:
+        context, i = dec.raw_decode(text, m.end())
+    except json.JSONDecodeError:
+        return None
+    m = re.compile(r'\s*,\s*"benchmarks"\s*:\s*\[\s*').match(text, i)
+    if not isinstance(context, dict) or not context or not m:
+        return None  # nnuelab_bench's context is never empty
+    benchmarks, i = [], m.end()
+    while True:
+        try:
+            entry, i = dec.raw_decode(text, i)
+        except json.JSONDecodeError:
+            break  # the cut, within an entry or at its end
+        benchmarks.append(entry)
+        m = re.compile(r"\s*,\s*").match(text, i)
+        if not m:
+            break
+        i = m.end()
+    if re.compile(r"\s*\]").match(text, i):
+        return None  # the list is closed: the file's error is elsewhere, not a cut
+    context = dict(context)
+    context.setdefault("nnuelab_interrupted", f"{CUT_OFF}: the file ends after {len(benchmarks)} complete entries "
+                                              "(benchmarks not finished are absent; pct_peak against the peak so far)")
+    return {"context": context, "benchmarks": benchmarks}
+
+
 def load(path):
     """Reads one result file; ResultError with a clear message if missing or corrupt."""
     try:
@@ -313,7 +356,15 @@ def load(path):
     except (OSError, UnicodeDecodeError) as e:
         raise ResultError(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
-        raise ResultError(f"{path}: not a benchmark result: invalid JSON ({e})") from None
+        data = cut_off(path)
+        if data is None and e.doc.strip() == "":
+            raise ResultError(f"{path}: empty: no benchmark result (a run killed before it wrote its context, "
+                              "or a file that is not one)") from None
+        if data is None:
+            raise ResultError(f"{path}: not a benchmark result: invalid JSON ({e})") from None
+        if not data["benchmarks"]:
+            raise ResultError(f"{path}: not a benchmark result yet: cut off before its first complete result (a run "
+                              "killed outright before it finished a benchmark, or one still running)") from None
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise ResultError(f"{path}: not a benchmark result: no \"benchmarks\" list "
                           "(expected Google Benchmark JSON from ./lab bench)")

@@ -3,10 +3,11 @@
 
 nnuelab_bench on SIGINT or SIGTERM (bench/harness.h, install_interrupt_handler) lets the
 benchmark being timed finish, skips the rest with "interrupted by SIG...", writes its
---benchmark_out file and exits 128 + the signal; a second signal ends it at once. Checked
-here against a live process each way, plus how plots/results.py and plots/summary.py read
-a benchmark with some repetitions timed and the rest skipped (a made-up file). Exit 1 on a
-failure; each failure is a line starting "FAIL  ".
+--benchmark_out file and exits 128 + the signal; a second signal ends it at once. A run
+killed outright (SIGKILL) leaves what it wrote as it went, cut off, and results.py reads
+that. Checked here against a live process each way, plus how plots/results.py and
+plots/summary.py read a benchmark with some repetitions timed and the rest skipped (a
+made-up file). Exit 1 on a failure; each failure is a line starting "FAIL  ".
 """
 import json
 import os
@@ -24,10 +25,10 @@ from checks import check, failures  # noqa: E402
 FILTER = "^(crelu16|crelu32|pool_avg2)/"
 
 
-def start(bench, out, min_time, extra=()):
+def start(bench, out, min_time, interleave=True):
     cmd = [bench, "--noise=0", f"--benchmark_filter={FILTER}", f"--benchmark_min_time={min_time}",
-           "--benchmark_repetitions=3", "--benchmark_enable_random_interleaving=true", f"--benchmark_out={out}",
-           *extra]
+           "--benchmark_repetitions=3", f"--benchmark_enable_random_interleaving={str(interleave).lower()}",
+           f"--benchmark_out={out}"]
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     # The timed pass begins after this line (registration and the listing pass before it).
     first = p.stderr.readline()
@@ -61,6 +62,7 @@ def interrupted_once(bench, work, sig, wait, names):
     check(rc == 128 + sig.value, f"{tag} exit status {rc} (expected {128 + sig.value})")
     check(took < 60, f"{tag} the run ended {took:.1f} s after the signal (the benchmark being timed, then skips)")
     check(f"interrupted by {sig.name}; the results so far are in {out}" in err, f"{tag} stderr names the file")
+    check(not os.path.exists(out + ".tmp"), f"{tag} the final text replaced the file (no {out}.tmp left)")
     try:
         with open(out) as f:
             data = json.load(f)
@@ -96,7 +98,74 @@ def killed_by_second(bench, work):
     p.stderr.read()
     rc = p.wait()
     check(rc == -signal.SIGINT, f"a second SIGINT ends the process at once (returncode {rc}, expected {-signal.SIGINT})")
-    check(not os.path.exists(out) or os.path.getsize(out) == 0, "a process killed outright leaves no half-written file")
+    # Written as the run went: the context, no entry (interleaved repetitions are reported
+    # when a benchmark's last one is done); results.py says so.
+    try:
+        R.load(out)
+        check(False, "a process killed outright before its first result: results.py refuses the file")
+    except R.ResultError as e:
+        check("cut off before its first complete result" in str(e),
+              f"a process killed outright before its first result: results.py says so ({e})")
+
+
+def killed_outright(bench, work, names):
+    """SIGKILL (nothing of the process runs) part way through a run without interleaving:
+    the file holds every benchmark finished before it, cut off after the last one."""
+    out = os.path.join(work, "killed.json")
+    if os.path.exists(out):
+        os.remove(out)
+    p = start(bench, out, 0.1, interleave=False)
+    time.sleep(4.0)
+    p.kill()
+    p.stderr.read()
+    rc = p.wait()
+    check(rc == -signal.SIGKILL, f"SIGKILL: returncode {rc}")
+    try:
+        json.load(open(out))
+        check(False, "SIGKILL: the file is cut off (it parsed whole)")
+    except ValueError:
+        pass
+    try:
+        rf = R.load(out)
+    except R.ResultError as e:
+        check(False, f"SIGKILL: results.py reads the cut-off file ({e})")
+        return
+    note = rf.context.get("nnuelab_interrupted", "")
+    timed = [r for r in rf if r.times]
+    check(note.startswith(R.CUT_OFF), f"SIGKILL: the context says the run was cut off ({note!r})")
+    check(len(timed) > 0 and all(len(r.times) == 3 for r in timed),
+          f"SIGKILL: the benchmarks finished before it are there, 3 repetitions each ({len(timed)})")
+    check(all(any(n.startswith(r.name + "/") for n in names) for r in rf) and len(rf.results) < len(names),
+          f"SIGKILL: the file's benchmarks are some of the filter's ({len(rf.results)} of {len(names)})")
+    here = os.path.dirname(os.path.abspath(__file__))
+    s = subprocess.run([sys.executable, os.path.join(here, "..", "plots", "summary.py"), out],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    check(s.returncode == 0 and f"INTERRUPTED: {R.CUT_OFF}" in s.stdout,
+          f"SIGKILL: summary.py shows the cut-off run and flags it (exit {s.returncode})")
+
+
+def final_text_not_written(bench, work):
+    """When the final text cannot be written beside the file (here <file>.tmp is a folder),
+    the file keeps what was written as the run went, closed so that it reads whole."""
+    out = os.path.join(work, "no_final.json")
+    for p in (out, out + ".tmp"):
+        if os.path.isdir(p):
+            os.rmdir(p)
+        elif os.path.exists(p):
+            os.remove(p)
+    os.mkdir(out + ".tmp")
+    run = subprocess.run([bench, "--noise=0", "--benchmark_filter=^crelu16/scalar/", "--benchmark_min_time=0.01",
+                          f"--benchmark_out={out}"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    os.rmdir(out + ".tmp")
+    check(run.returncode == 0 and f"could not rewrite {out} with the final pct_peak" in run.stderr,
+          f"unwritable final text: exit {run.returncode}, stderr says so")
+    try:
+        with open(out) as f:
+            data = json.load(f)
+        check(len(data["benchmarks"]) > 0 and "nnuelab_interrupted" not in data["context"],
+              f"unwritable final text: the file reads whole, with the run's {len(data['benchmarks'])} results")
+    except (OSError, ValueError, KeyError) as e:
+        check(False, f"unwritable final text: the file reads whole ({e})")
 
 
 def partial_repetitions(work):
@@ -140,6 +209,8 @@ def main():
     check(bool(timed), f"SIGINT: runs timed before the signal are kept ({timed})")
     interrupted_once(bench, work, signal.SIGTERM, 1.0, names)
     killed_by_second(bench, work)
+    killed_outright(bench, work, names)
+    final_text_not_written(bench, work)
     print(f"{len(failures)} failures")
     return 1 if failures else 0
 
