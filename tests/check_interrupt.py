@@ -168,6 +168,35 @@ def final_text_not_written(bench, work):
         check(False, f"unwritable final text: the file reads whole ({e})")
 
 
+def cut_off_files(work):
+    """results.py on files cut at every kind of place (made up from a whole one): after an
+    entry or within one, read as cut off with the entries before the cut; within the
+    context, or a whole file with text after it, invalid; empty, said so."""
+    entry = {"name": "crelu16/sse2/packs_max/1024/dense:100/manual_time", "run_name": "x", "run_type": "iteration",
+             "repetitions": 1, "iterations": 10, "real_time": 5.0, "cpu_time": 5.0, "time_unit": "ns"}
+    whole = json.dumps({"context": {"nnuelab_cpu_model": "made up"}, "benchmarks": [entry, dict(entry, real_time=7.0)]},
+                       indent=2)
+    cut_after_first = whole.index("},", whole.index('"benchmarks"')) + 2
+    cases = [("cut after the first entry", whole[:cut_after_first], 1), ("cut within the second entry", whole[:-40], 1),
+             ("cut after the last entry, before the list's end", whole[:whole.rindex("]")], 2),
+             ("cut within the context", whole[:30], "invalid JSON"), ("whole with text after it", whole + "x", "invalid JSON"),
+             ("cut before any entry", whole[:whole.index("[") + 1], "cut off before its first complete result"),
+             ("empty", "", "empty")]
+    path = os.path.join(work, "cut.json")
+    for what, text, expect in cases:
+        with open(path, "w") as f:
+            f.write(text)
+        try:
+            rf = R.load(path)
+            r = rf.results.get("crelu16/sse2/packs_max/1024/dense:100")
+            got = len(r.times) if r else 0
+            check(expect == got and rf.context["nnuelab_interrupted"].startswith(R.CUT_OFF)
+                  and rf.context["nnuelab_cpu_model"] == "made up",
+                  f"results.py, a file {what}: {got} repetitions read, flagged cut off (expected {expect})")
+        except R.ResultError as e:
+            check(isinstance(expect, str) and expect in str(e), f"results.py, a file {what}: {e}")
+
+
 def partial_repetitions(work):
     """results.py: timed repetitions stand beside skipped ones; never timed = skipped."""
     path = os.path.join(work, "interrupt_made_up.json")
@@ -203,6 +232,7 @@ def main():
     bench, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     partial_repetitions(work)
+    cut_off_files(work)
     names = listed(bench)
     check(len(names) > 50, f"the filter selects {len(names)} benchmarks (enough for a run of minutes)")
     timed = interrupted_once(bench, work, signal.SIGINT, 4.0, names)
