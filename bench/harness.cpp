@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 
+#include "bench/pct_peak.h"
 #include "nnuelab_config.h"
 #include "workloads/data.h"
 
@@ -219,6 +220,7 @@ void add_context() {
     if (!flags.empty()) benchmark::AddCustomContext("nnuelab_isa_flags_" + isa, flags);
   }
   benchmark::AddCustomContext("nnuelab_grid", grid() == Grid::kFull ? "full" : "quick");
+  benchmark::AddCustomContext("nnuelab_peak_isa_of", peak_isa_of_context());
   benchmark::AddCustomContext("nnuelab_pool_inputs", std::to_string(kPoolInputs));
   benchmark::AddCustomContext("nnuelab_sparse_pool_inputs", std::to_string(kSparsePoolInputs));
   benchmark::AddCustomContext("nnuelab_scrub_branches", std::to_string(g_scrub_branches));

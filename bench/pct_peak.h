@@ -11,14 +11,34 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace nnuelab::bench {
 
-// The ISA whose peak kernels measure <isa>'s variants: avx512vbmi2's affine variants dot
-// with vpdpbusd, so their peak is AVX512-VNNI's. Every other ISA is its own.
-inline std::string_view peak_isa_of(std::string_view isa) { return isa == "avx512vbmi2" ? "avx512vnni" : isa; }
+// The ISAs whose variants are measured against another ISA's peak kernels: avx512vbmi2's
+// affine variants dot with vpdpbusd, so their peak is AVX512-VNNI's. Every other ISA is
+// its own. The one table: the result file's context carries it (nnuelab_peak_isa_of,
+// peak_isa_of_context) for plots/results.py.
+inline constexpr std::pair<std::string_view, std::string_view> kPeakIsaOf[] = {{"avx512vbmi2", "avx512vnni"}};
+
+inline std::string_view peak_isa_of(std::string_view isa) {
+  for (const auto& [from, to] : kPeakIsaOf)
+    if (isa == from) return to;
+  return isa;
+}
+
+// kPeakIsaOf as "from=to" pairs, comma-separated ("avx512vbmi2=avx512vnni").
+inline std::string peak_isa_of_context() {
+  std::string out;
+  for (const auto& [from, to] : kPeakIsaOf) {
+    if (!out.empty()) out += ',';
+    out.append(from).append("=").append(to);
+  }
+  return out;
+}
 
 // The <isa> field of a benchmark name "<op>/<isa>/<technique>/..." (harness.h); empty
 // when the name has no second field.

@@ -44,9 +44,6 @@ ROW_READS = (("front to back", "ft_rows_read"), ("slice by slice", "ft_rows_read
 # a floor is timed only where the CPU runs it, so the first timed candidate is its arch's.
 FLOOR_READS_OF = {"xsimd-avx2": ("avx2",), "xsimd-sse41": ("sse2",), "xsimd-neon": ("neon",),
                   "xsimd": ("avx2", "sse2", "neon")}
-# The ISA whose peak an affine variant's MAC rate is measured against, where not its own
-# (bench/affine_bench.cpp: the avx512vbmi2 variants dot with AVX-512 VNNI's vpdpbusd).
-PEAK_ISA_OF = {"avx512vbmi2": "avx512vnni"}
 # The register-tiled refresh forms (grouped reads whole rows and is not register-tiled).
 REFRESH_TILED = ("tiled", "tiled_prefetch", "tiled_stream")
 # A refresh benchmark's density kind says where its rows come from.
@@ -237,6 +234,17 @@ class ResultFile:
                 self._peaks[r.isa] = max(self._peaks.get(r.isa, 0), v)
         return self._peaks
 
+    def peak_isa(self, isa):
+        """The ISA whose peak benchmark <isa>'s MAC rates are measured against: its own, or
+        as the file's context says (nnuelab_peak_isa_of, "from=to" pairs: bench/pct_peak.h's
+        table, where avx512vbmi2 dots with AVX-512 VNNI's vpdpbusd). A file written before
+        2026-11-30 has none: its avx512vbmi2 results fall back on their pct_peak counter."""
+        for pair in str(self.context.get("nnuelab_peak_isa_of", "")).split(","):
+            source, _, target = pair.partition("=")
+            if source == isa and target:
+                return target
+        return isa
+
     def pct_peak(self, r):
         """An affine or dot_u8i8 result's MAC rate (affine: its useful MACs; dot_u8i8: its
         MACs) as % of its ISA's peak (avx512vbmi2 dots with vpdpbusd: AVX-512 VNNI's), the
@@ -247,7 +255,7 @@ class ResultFile:
         2026-11-29 one window of 50 ms, which a slow spell moved by 16% once, README).
         None if neither."""
         rate = r.counter("useful_macs") or r.counter("macs")
-        peak = self.peak_rates().get(PEAK_ISA_OF.get(r.isa, r.isa))
+        peak = self.peak_rates().get(self.peak_isa(r.isa))
         if rate and peak:
             return rate * 1e-9 / peak * 100
         return r.counter("pct_peak")
