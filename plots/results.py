@@ -314,25 +314,27 @@ def counter_peak_basis(context, isa):
 CUT_OFF = "killed before the end of the run"
 
 
-def cut_off(path):
-    """A file that nnuelab_bench was writing as its run went when it was killed outright
-    (SIGKILL, a second Ctrl-C: bench/main.cpp): its context and every complete benchmark
-    entry before the cut, with the context saying so (nnuelab_interrupted, as a run that
-    was interrupted and skipped the rest). None when the text is not such a beginning."""
-    try:
-        with open(path) as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError):
-        return None
+_CONTEXT_KEY = re.compile(r'\s*\{\s*"context"\s*:\s*')
+_BENCHMARKS_KEY = re.compile(r'\s*,\s*"benchmarks"\s*:\s*\[\s*')
+_COMMA = re.compile(r"\s*,\s*")
+_LIST_END = re.compile(r"\s*\]")
+
+
+def cut_off(text):
+    """The text of a file that nnuelab_bench was writing as its run went when it was
+    killed outright (SIGKILL, a second Ctrl-C: bench/main.cpp): its context and every
+    complete benchmark entry before the cut, with the context saying so
+    (nnuelab_interrupted, as a run that was interrupted and skipped the rest). None when
+    the text is not such a beginning."""
     dec = json.JSONDecoder()
-    m = re.match(r'\s*\{\s*"context"\s*:\s*', text)
+    m = _CONTEXT_KEY.match(text)
     if not m:
         return None
     try:
         context, i = dec.raw_decode(text, m.end())
     except json.JSONDecodeError:
         return None
-    m = re.compile(r'\s*,\s*"benchmarks"\s*:\s*\[\s*').match(text, i)
+    m = _BENCHMARKS_KEY.match(text, i)
     if not isinstance(context, dict) or not context or not m:
         return None  # nnuelab_bench's context is never empty
     benchmarks, i = [], m.end()
@@ -342,11 +344,11 @@ def cut_off(path):
         except json.JSONDecodeError:
             break  # the cut, within an entry or at its end
         benchmarks.append(entry)
-        m = re.compile(r"\s*,\s*").match(text, i)
+        m = _COMMA.match(text, i)
         if not m:
             break
         i = m.end()
-    if re.compile(r"\s*\]").match(text, i):
+    if _LIST_END.match(text, i):
         return None  # the list is closed: the file's error is elsewhere, not a cut
     context = dict(context)
     context.setdefault("nnuelab_interrupted", f"{CUT_OFF}: the file ends after {len(benchmarks)} complete entries "
@@ -364,7 +366,7 @@ def load(path):
     except (OSError, UnicodeDecodeError) as e:
         raise ResultError(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
-        data = cut_off(path)
+        data = cut_off(e.doc)
         if data is None and e.doc.strip() == "":
             raise ResultError(f"{path}: empty: no benchmark result (a run killed before it wrote its context, "
                               "or a file that is not one)") from None
