@@ -66,35 +66,23 @@ const Weights& weights_for(const Shape& s, bool block_sparse = false) {
 // outputs then overflowed L1 (64x32: 256 calls, 16 KiB of inputs and 32 KiB of outputs).
 std::size_t call_bytes(const Shape& s) { return std::size_t(s.in) + std::size_t(s.out) * 4; }
 
-// Each pool input's nnz bitset (one bit per 4-byte chunk, the scalar reference's), made
-// once per pool: made per batch before the clock, it took 4-6 times the wall time of the
-// timed calls, so the `_from_bits` benchmarks ran several times longer than their twins.
-// Pools live as long as the process (harness.h), so their addresses are stable keys.
-const std::vector<std::uint64_t>& pool_bitsets(const workloads::InputPool& pool) {
-  static std::map<const workloads::InputPool*, std::vector<std::uint64_t>> cache;
-  std::vector<std::uint64_t>& bits = cache[&pool];
-  if (bits.empty()) {
-    const std::size_t words = std::size_t(nnz_bitset_words(pool.n));
-    bits.resize(words * std::size_t(pool.count));
-    for (int i = 0; i < pool.count; ++i) ref::nnz_chunk_bitset(pool.get(i), pool.n, bits.data() + i * words);
-  }
-  return bits;
+// Each pool input's nnz bitset and list of non-zero chunks (workloads::pool_nnz_bitsets,
+// pool_nnz_lists), made once per pool: made per batch before the clock, the bitsets took
+// 4-6 times the wall time of the timed calls, so the `_from_bits` benchmarks ran several
+// times longer than their twins. Pools live as long as the process (harness.h), so their
+// addresses are stable keys.
+template <class T, std::vector<T> (*make)(const workloads::InputPool&)>
+const std::vector<T>& per_pool(const workloads::InputPool& pool) {
+  static std::map<const workloads::InputPool*, std::vector<T>> cache;
+  std::vector<T>& made = cache[&pool];
+  if (made.empty()) made = make(pool);
+  return made;
 }
-
-// Each pool input's list of non-zero chunks (the scalar reference's), made once per pool
-// as pool_bitsets: per input chunks + 1 entries, the count first, then the list.
+const std::vector<std::uint64_t>& pool_bitsets(const workloads::InputPool& pool) {
+  return per_pool<std::uint64_t, workloads::pool_nnz_bitsets>(pool);
+}
 const std::vector<std::uint16_t>& pool_lists(const workloads::InputPool& pool) {
-  static std::map<const workloads::InputPool*, std::vector<std::uint16_t>> cache;
-  std::vector<std::uint16_t>& lists = cache[&pool];
-  if (lists.empty()) {
-    const std::size_t stride = std::size_t(pool.n / 4) + 1;
-    lists.resize(stride * std::size_t(pool.count));
-    for (int i = 0; i < pool.count; ++i) {
-      std::uint16_t* row = lists.data() + i * stride;
-      row[0] = std::uint16_t(ref::find_nnz_chunks(pool.get(i), pool.n, row + 1));
-    }
-  }
-  return lists;
+  return per_pool<std::uint16_t, workloads::pool_nnz_lists>(pool);
 }
 
 // Times `kernel(input, output)` over a pool of inputs, with the counters every affine

@@ -174,23 +174,18 @@ void add_affine(Cases& out) {
                      [=]() -> Call {
                        const auto packed = pack();
                        const std::size_t words = std::size_t(nnz_bitset_words(s.in));
-                       auto bits = std::make_shared<std::vector<std::uint64_t>>(words * kInputs);
-                       for (int j = 0; j < kInputs; ++j) ref::nnz_chunk_bitset(pool->get(j), s.in, bits->data() + j * words);
+                       auto bits = std::make_shared<std::vector<std::uint64_t>>(workloads::pool_nnz_bitsets(*pool));
                        return [=](int j) { vp->run_bits(*packed, pool->get(j), bits->data() + j * words, output->data()); };
                      }});
       // Its walk given the list (<technique>_from_list: the dots without the nnz
       // extraction), the table-list rows only; the lists are the reference's, made at setup
-      // (per input the count, then the entries).
+      // (workloads::pool_nnz_lists: per input the count, then the entries).
       if (!vp->run_list) continue;
       out.push_back({case_name(affine::from_list_name(v), shape, density),
                      [=]() -> Call {
                        const auto packed = pack();
-                       const std::size_t stride = std::size_t(s.in / 4) + 1;
-                       auto lists = std::make_shared<Buffer<std::uint16_t>>(stride * kInputs);
-                       for (int j = 0; j < kInputs; ++j) {
-                         std::uint16_t* row = lists->data() + j * stride;
-                         row[0] = std::uint16_t(ref::find_nnz_chunks(pool->get(j), s.in, row + 1));
-                       }
+                       const std::size_t stride = workloads::pool_list_stride(*pool);
+                       auto lists = std::make_shared<std::vector<std::uint16_t>>(workloads::pool_nnz_lists(*pool));
                        return [=](int j) {
                          const std::uint16_t* row = lists->data() + j * stride;
                          vp->run_list(*packed, pool->get(j), row + 1, row[0], output->data());

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "kernels/common/elementwise.h"
+#include "reference/find_nnz.h"
+
 namespace nnuelab::workloads {
 
 namespace {
@@ -170,6 +173,25 @@ InputPool make_input_pool(int n, const Density& d, int count, std::uint64_t seed
   pool.mean.nnz_bytes = int(std::lround(nnz / count));
   pool.mean.nnz_chunks = int(std::lround(nnzc / count));
   return pool;
+}
+
+std::vector<std::uint64_t> pool_nnz_bitsets(const InputPool& pool) {
+  const std::size_t words = std::size_t(nnz_bitset_words(pool.n));
+  std::vector<std::uint64_t> bits(words * std::size_t(pool.count));
+  for (int i = 0; i < pool.count; ++i) ref::nnz_chunk_bitset(pool.get(i), pool.n, bits.data() + i * words);
+  return bits;
+}
+
+std::vector<std::uint16_t> pool_nnz_lists(const InputPool& pool) {
+  // ref::find_nnz_chunks takes whole chunks only (a pool of n % 4 != 0 has no list form).
+  if (pool.n % 4 != 0) throw std::invalid_argument("pool_nnz_lists: n must be a multiple of 4");
+  const std::size_t stride = pool_list_stride(pool);
+  std::vector<std::uint16_t> lists(stride * std::size_t(pool.count));
+  for (int i = 0; i < pool.count; ++i) {
+    std::uint16_t* row = lists.data() + i * stride;
+    row[0] = std::uint16_t(ref::find_nnz_chunks(pool.get(i), pool.n, row + 1));
+  }
+  return lists;
 }
 
 }  // namespace nnuelab::workloads

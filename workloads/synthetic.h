@@ -126,4 +126,15 @@ struct InputPool {
 };
 InputPool make_input_pool(int n, const Density& d, int count, std::uint64_t seed, int max_value = 127);
 
+// What a caller of the sparse kernels has at hand besides the inputs, made by the scalar
+// reference for every input of a pool (nnuelab_bench's `_from_bits`/`_from_list`
+// benchmarks and the instruction gate's cases of the same names both use these):
+// - the nnz bitsets, one bit per 4-byte chunk (as a fused producer writes them):
+//   nnz_bitset_words(pool.n) words per input, input i's at i * that;
+// - the lists of non-zero chunks: pool_list_stride(pool) entries per input, the count
+//   first, then the chunk indices in increasing order.
+std::vector<std::uint64_t> pool_nnz_bitsets(const InputPool& pool);
+inline std::size_t pool_list_stride(const InputPool& pool) { return std::size_t(pool.n / 4) + 1; }
+std::vector<std::uint16_t> pool_nnz_lists(const InputPool& pool);
+
 }  // namespace nnuelab::workloads
