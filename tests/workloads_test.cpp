@@ -1,12 +1,15 @@
-// The benchmark workloads' memory: workloads::Buffer's page modes and huge_page_bytes'
-// reading of /proc/self/smaps (on a fabricated file, so every branch is checked whatever
-// this system's transparent huge page policy is).
+// The benchmark workloads: workloads::Buffer's page modes, huge_page_bytes' reading of
+// /proc/self/smaps (on a fabricated file, so every branch is checked whatever this system's
+// transparent huge page policy is), and the pools' nnz bitsets and lists.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "kernels/common/elementwise.h"
 #include "workloads/synthetic.h"
 
 namespace nnuelab::test {
@@ -77,6 +80,45 @@ TEST(HugePageBytes, CountsTheMappingsARangeOverlapsAndNoMore) {
 TEST(HugePageBytes, AMissingFileCountsNothing) {
   int x = 0;
   EXPECT_EQ(workloads::huge_page_bytes(&x, sizeof x, "/nonexistent/nnuelab/smaps"), 0u);
+}
+
+
+// pool_nnz_bitsets / pool_nnz_lists: per input of the pool, its own row (input i's at
+// i * the row's length), naming exactly the 4-byte chunks with a non-zero byte; the
+// list's row is the count, then the chunks in increasing order. Checked against the pool's
+// bytes directly, at chunk counts that do and do not fill the bitset's last word.
+TEST(PoolNnz, BitsetsAndListsNameEachInputsNonZeroChunks) {
+  for (const int n : {1536, 260, 4}) {
+    for (const char* density : {"chunk:0", "chunk:15", "dense:100"}) {
+      SCOPED_TRACE(std::to_string(n) + " " + density);
+      const auto pool = workloads::make_input_pool(n, workloads::parse_density(density), 5, 1234 + n);
+      const std::vector<std::uint64_t> bits = workloads::pool_nnz_bitsets(pool);
+      const std::vector<std::uint16_t> lists = workloads::pool_nnz_lists(pool);
+      const std::size_t words = std::size_t(nnz_bitset_words(n)), stride = workloads::pool_list_stride(pool);
+      ASSERT_EQ(stride, std::size_t(n / 4 + 1));
+      ASSERT_EQ(bits.size(), words * 5);
+      ASSERT_EQ(lists.size(), stride * 5);
+      for (int i = 0; i < 5; ++i) {
+        const std::uint8_t* in = pool.get(i);
+        std::vector<std::uint16_t> expected;
+        for (int c = 0; c < n / 4; ++c)
+          if (in[4 * c] | in[4 * c + 1] | in[4 * c + 2] | in[4 * c + 3]) expected.push_back(std::uint16_t(c));
+        const std::uint16_t* row = lists.data() + i * stride;
+        ASSERT_EQ(row[0], expected.size()) << "input " << i;
+        EXPECT_EQ(std::vector<std::uint16_t>(row + 1, row + 1 + row[0]), expected) << "input " << i;
+        std::vector<std::uint64_t> expected_bits(words, 0);
+        for (const std::uint16_t c : expected) expected_bits[c / 64] |= std::uint64_t(1) << (c % 64);
+        EXPECT_EQ(std::vector<std::uint64_t>(bits.begin() + i * words, bits.begin() + (i + 1) * words), expected_bits)
+            << "input " << i;
+      }
+    }
+  }
+}
+
+TEST(PoolNnz, AListNeedsWholeChunks) {
+  const auto pool = workloads::make_input_pool(258, workloads::parse_density("chunk:50"), 2, 7);
+  EXPECT_EQ(workloads::pool_nnz_bitsets(pool).size(), std::size_t(nnz_bitset_words(258)) * 2);
+  EXPECT_THROW(workloads::pool_nnz_lists(pool), std::invalid_argument);
 }
 
 }  // namespace
