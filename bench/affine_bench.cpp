@@ -12,7 +12,6 @@
 #include "kernels/affine/registry.h"
 #include "kernels/common/elementwise.h"
 #include "reference/affine.h"
-#include "reference/find_nnz.h"
 #include "workloads/data.h"
 
 namespace nnuelab::bench {

@@ -82,7 +82,6 @@ TEST(HugePageBytes, AMissingFileCountsNothing) {
   EXPECT_EQ(workloads::huge_page_bytes(&x, sizeof x, "/nonexistent/nnuelab/smaps"), 0u);
 }
 
-
 // pool_nnz_bitsets / pool_nnz_lists: per input of the pool, its own row (input i's at
 // i * the row's length), naming exactly the 4-byte chunks with a non-zero byte; the
 // list's row is the count, then the chunks in increasing order. Checked against the pool's
