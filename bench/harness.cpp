@@ -206,6 +206,9 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
 
 void add_context() {
   benchmark::AddCustomContext("nnuelab_cpu_model", cpu_model());
+  // Which core, where the brand string is a VM's generic "AMD EPYC" (plots name the
+  // generation from it, and plots/targets.py whether it is the issues' Zen 3).
+  if (const std::string sig = cpu_signature(); !sig.empty()) benchmark::AddCustomContext("nnuelab_cpu_signature", sig);
   benchmark::AddCustomContext("nnuelab_cpu_features", feature_names(cpu_features()));
   benchmark::AddCustomContext("nnuelab_compiler", NNUELAB_COMPILER);
   benchmark::AddCustomContext("nnuelab_build_type", NNUELAB_BUILD_TYPE);

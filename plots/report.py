@@ -26,7 +26,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # real traces. The full density sweep is in the charts and their CSV files.
 TABLE_KINDS = {("dense", 100.0), ("chunk", 15.0), ("byte", 15.0)}
 
-CONTEXT_KEYS = [("nnuelab_cpu_model", "CPU"), ("nnuelab_cpu_features", "CPU features"), ("host_name", "host"),
+CONTEXT_KEYS = [("nnuelab_cpu_model", "CPU"), ("nnuelab_cpu_signature", "CPU signature"),
+                ("nnuelab_cpu_features", "CPU features"), ("host_name", "host"),
                 ("num_cpus", "logical CPUs"), ("mhz_per_cpu", "MHz (reported)"), ("nnuelab_compiler", "compiler"),
                 ("nnuelab_build_type", "build type"), ("nnuelab_cxx_flags", "C++ flags"),
                 ("nnuelab_grid", "grid"), ("nnuelab_timing", "timing"), ("nnuelab_pool_inputs", "distinct inputs"),

@@ -50,6 +50,27 @@ REFRESH_TILED = ("tiled", "tiled_prefetch", "tiled_stream")
 ROW_TEMPERATURE = {"dense": "cold", "l2hot": "L2-hot"}
 
 
+# The cores the lab's findings were measured on, by CPUID vendor, display family and model
+# (the context's nnuelab_cpu_signature, bench/harness.cpp): a VM's brand string is often
+# only "AMD EPYC" or "Intel Xeon", the same for every generation. Intel's model 85 spans
+# Skylake-SP (stepping 4), Cascade Lake (5-7) and Cooper Lake (10-11).
+CORES = {("AuthenticAMD", 25, 1): "Zen 3", ("AuthenticAMD", 25, 17): "Zen 4", ("AuthenticAMD", 26, 2): "Zen 5",
+         ("GenuineIntel", 6, 143): "Sapphire Rapids", ("GenuineIntel", 6, 207): "Emerald Rapids"}
+SIGNATURE = re.compile(r"^(?P<vendor>\S+) family (?P<family>\d+) model (?P<model>\d+) stepping (?P<stepping>\d+)$")
+
+
+def core_name(signature):
+    """The core a signature names ("Zen 3", "Cascade Lake", ...), or None when the lab has
+    not met it (or the signature is not an x86 one)."""
+    m = SIGNATURE.match(signature or "")
+    if not m:
+        return None
+    vendor, family, model, stepping = m["vendor"], int(m["family"]), int(m["model"]), int(m["stepping"])
+    if (vendor, family, model) == ("GenuineIntel", 6, 85):
+        return "Skylake-SP" if stepping <= 4 else "Cascade Lake" if stepping <= 7 else "Cooper Lake"
+    return CORES.get((vendor, family, model))
+
+
 class ResultError(Exception):
     """A result file that is missing or not a benchmark result; the message says which and why."""
 
@@ -159,8 +180,25 @@ class ResultFile:
 
     @property
     def cpu(self):
+        """The brand string, with the core's name where the signature gives one (a VM's
+        "AMD EPYC" is every generation's), or its family and model where the lab has not
+        met it; the host or file name when the file records no CPU."""
         c = self.context
-        return c.get("nnuelab_cpu_model") or c.get("host_name") or os.path.basename(self.path)
+        brand = c.get("nnuelab_cpu_model")
+        if not brand:
+            return c.get("host_name") or os.path.basename(self.path)
+        sig = self.cpu_signature
+        core = core_name(sig)
+        if core:
+            return f"{brand} ({core})"
+        m = SIGNATURE.match(sig or "")
+        return f"{brand} (family {m['family']} model {m['model']})" if m else brand
+
+    @property
+    def cpu_signature(self):
+        """CPUID's vendor, family, model and stepping (or an ARM core's implementer and part)
+        as nnuelab_bench recorded them; None in files made before it did (2026-12-01)."""
+        return self.context.get("nnuelab_cpu_signature") or None
 
     @property
     def compiler(self):

@@ -18,7 +18,8 @@ def main(paths):
     for path in paths:
         rf = load(path)
         ctx = rf.context
-        print(f"\n{path}\nCPU: {ctx.get('nnuelab_cpu_model', '?')}  features: {ctx.get('nnuelab_cpu_features', '?')}"
+        print(f"\n{path}\nCPU: {rf.cpu if ctx.get('nnuelab_cpu_model') else '?'}"
+              f"{'  signature: ' + rf.cpu_signature if rf.cpu_signature else ''}  features: {ctx.get('nnuelab_cpu_features', '?')}"
               f"\ncompiler: {ctx.get('nnuelab_compiler', '?')}  grid: {ctx.get('nnuelab_grid', '?')}  date: {ctx.get('date', '?')}")
         if ctx.get("nnuelab_noise"):  # the slow-spell probe before the run (bench/noise_probe.h)
             print(f"noise: {ctx['nnuelab_noise']}")

@@ -28,8 +28,13 @@ were timed at: 15%, or 10-25% with --every-isa=all; dense 64x32, the real traces
 from AVX2 up, with no verdict: the best scanning form per ISA, its % of that ISA's own peak,
 and the fastest ISA's speed-up over AVX2's best.
 
+The header says whether the files' CPU is the issues' kind of machine (AMD Zen 3, family 25
+model 1, by the CPUID signature nnuelab_bench records): elsewhere the verdicts say how that
+CPU does against the Zen 3 figures, not whether the issues' targets are met. Files from
+different CPUs are refused (each file's pct_peak is against its own run's peak).
+
 Standard library only. Exit status 0, or with --fail-on-miss 1 when a target is missed or
-not measured; 2 for a bad file.
+not measured; 2 for a bad file or files of different CPUs.
 """
 import argparse
 import json
@@ -39,6 +44,11 @@ from collections import OrderedDict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results as R  # noqa: E402
+
+# The issues' targets were set on this core (the brief's machine): CPUID vendor, display
+# family and model (results.SIGNATURE).
+TARGETS_CORE = ("AuthenticAMD", 25, 1)
+TARGETS_CORE_NAME = "AMD Zen 3 (AuthenticAMD family 25 model 1)"
 
 TOLERANCE = 1.10  # issue 4: "about N ns" is met up to N * TOLERANCE
 
@@ -336,6 +346,37 @@ def elementwise_rows(m):
     return rows
 
 
+def one_cpu(files):
+    """None when the files were made on one CPU (as far as they say: the signature where
+    recorded, else the brand string), else why not, naming each file's CPU."""
+    for key in ("nnuelab_cpu_signature", "nnuelab_cpu_model"):
+        seen = OrderedDict()
+        for f in files:
+            if f.context.get(key):
+                seen.setdefault(f.context[key], []).append(f.path)
+        if len(seen) > 1:
+            return ("the files come from different CPUs (" +
+                    "; ".join(f"{cpu}: {', '.join(paths)}" for cpu, paths in seen.items()) +
+                    "): each file's % of peak is against its own run's peak; give the files of one run")
+    return None
+
+
+def machine_line(f):
+    """Whether the file's CPU is the issues' kind of machine, in one sentence."""
+    sig = f.cpu_signature
+    m = R.SIGNATURE.match(sig or "")
+    if not m:
+        return (f"The issues' targets were set on {TARGETS_CORE_NAME}; these files record no CPUID signature "
+                f"({'an ARM core: ' + sig if sig else 'made before nnuelab_bench recorded it'}), so whether "
+                "this is that kind of machine cannot be told from them.")
+    if (m["vendor"], int(m["family"]), int(m["model"])) == TARGETS_CORE:
+        return f"This CPU ({sig}) is the issues' kind of machine, {TARGETS_CORE_NAME}: the verdicts are the issues' own."
+    core = R.core_name(sig)
+    return (f"The issues' targets were set on {TARGETS_CORE_NAME}; this CPU is {sig}"
+            f"{' (' + core + ')' if core else ''}, so the verdicts say how it does against the Zen 3 figures, "
+            "not whether the issues' targets are met.")
+
+
 def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -352,11 +393,16 @@ def main(argv=None):
     files = R.load_cli(a.results, "targets")
     if files is None:
         return 2
+    why = one_cpu(files)
+    if why:
+        print(f"targets: {why}", file=sys.stderr)
+        return 2
     m = merge(files)
     c = m.context
     peak = winner(m.select("peak", isa="avx2"))
-    print(f"# Speed targets on {c.get('nnuelab_cpu_model', 'unknown CPU')} "
-          f"({c.get('nnuelab_compiler', 'unknown compiler')}, {str(c.get('date', ''))[:10]})\n")
+    print(f"# Speed targets on {files[0].cpu if c.get('nnuelab_cpu_model') else 'unknown CPU'}: "
+          f"{c.get('nnuelab_compiler', 'unknown compiler')}, {str(c.get('date', ''))[:10]}\n")
+    print(machine_line(files[0]) + "\n")
     print(f"Files: {', '.join(f.path for f in files)}. Branch scrub: {c.get('nnuelab_scrub_branches', '?')}; "
           f"noise probe: {c.get('nnuelab_noise', 'not recorded')}; "
           f"ft_refresh weight pages: {c.get('nnuelab_ft_weight_pages', '4 KiB')}.")

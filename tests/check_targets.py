@@ -13,7 +13,9 @@ row's verdict is checked against the one this file expects from those numbers;
 per-chunk cost table fits each form's line through its own densities; the instruction
 budget reads an instruction file of the gate's form. Results of ISAs
 above AVX2 (--every-isa) move no verdict and fill the per-ISA table: the best scanning
-native form per ISA, dense forms only at dense 64x32, the fastest ISA against AVX2.
+native form per ISA, dense forms only at dense 64x32, the fastest ISA against AVX2. The
+header names the core from the CPUID signature and says whether it is the issues' Zen 3;
+files of two CPUs are refused.
 """
 import json
 import os
@@ -300,6 +302,41 @@ def main():
             json.dump(fixture(), f)
         p = subprocess.run([sys.executable, script, "--fail-on-miss", path], capture_output=True, text=True)
         check(p.returncode == 1, f"--fail-on-miss exits 1 with targets missed (got {p.returncode})")
+        # The header: whether the files' CPU is the issues' Zen 3, by its CPUID signature.
+        for sig, want in (("AuthenticAMD family 25 model 1 stepping 1",
+                           ("# Speed targets on Fixture CPU (Zen 3):", "is the issues' kind of machine")),
+                          ("AuthenticAMD family 26 model 2 stepping 1",
+                           ("# Speed targets on Fixture CPU (Zen 5):", "this CPU is AuthenticAMD family 26 model 2 "
+                            "stepping 1 (Zen 5), so the verdicts say how it does against the Zen 3 figures")),
+                          ("GenuineIntel family 6 model 85 stepping 7", ("(Cascade Lake):", "not whether")),
+                          ("GenuineIntel family 6 model 99 stepping 0",
+                           ("# Speed targets on Fixture CPU (family 6 model 99):", "not whether")),
+                          (None, ("# Speed targets on Fixture CPU:", "record no CPUID signature"))):
+            f_sig = fixture()
+            if sig:
+                f_sig["context"]["nnuelab_cpu_signature"] = sig
+            with open(path, "w") as f:
+                json.dump(f_sig, f)
+            p = subprocess.run([sys.executable, script, path], capture_output=True, text=True)
+            check(all(w in p.stdout for w in want) and "8 met, 5 missed" in p.stdout,
+                  f"signature {sig}: the header says {want} (got {p.stdout[:300]!r})")
+        # Files of two CPUs are refused (each one's % of peak is against its own run's peak),
+        # by signature where the files have one, else by brand string; one CPU's files merge.
+        other = os.path.join(d, "other.json")
+        for key, a, b in (("nnuelab_cpu_signature", "AuthenticAMD family 25 model 1 stepping 1",
+                           "AuthenticAMD family 26 model 2 stepping 1"),
+                          ("nnuelab_cpu_model", "Fixture CPU", "Another CPU")):
+            for f_path, value in ((path, a), (other, b)):
+                fx = fixture()
+                fx["context"][key] = value
+                with open(f_path, "w") as f:
+                    json.dump(fx, f)
+            p = subprocess.run([sys.executable, script, path, other], capture_output=True, text=True)
+            check(p.returncode == 2 and "different CPUs" in p.stderr and a in p.stderr and b in p.stderr
+                  and "Traceback" not in p.stderr and p.stdout == "",
+                  f"files of two CPUs ({key}) refused, naming both (got {p.returncode}: {p.stderr.strip()[:200]})")
+        p = subprocess.run([sys.executable, script, path, path], capture_output=True, text=True)
+        check(p.returncode == 0 and "8 met, 5 missed" in p.stdout, "files of one CPU merge")
         bad = os.path.join(d, "bad.json")
         with open(bad, "w") as f:
             f.write("{not json")

@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <string>
@@ -69,6 +72,40 @@ TEST(Registry, DisabledFeaturesAreParsed) {
   EXPECT_EQ(feature_names(kAVX2 | kBMI2), "avx2,bmi2");
   // The mask only ever removes features.
   EXPECT_EQ(cpu_features() & ~cpu_features_detected(), 0u);
+}
+
+// The signature names the core as the kernel does: /proc/cpuinfo's vendor_id, cpu family,
+// model and stepping of the first processor (decimal, the display family and model). Under
+// an emulator (qemu-x86_64 -cpu Nehalem in CI) CPUID is the emulated CPU's and
+// /proc/cpuinfo the host's: there the brand strings differ and only the form is checked.
+TEST(Cpu, SignatureAgreesWithProcCpuinfo) {
+  const std::string sig = cpu_signature();
+#if defined(__x86_64__) || defined(__i386__)
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(sig, m, std::regex(R"((\S{12}) family (\d+) model (\d+) stepping (\d+))"))) << sig;
+  std::ifstream in("/proc/cpuinfo");
+  std::map<std::string, std::string> first;  // key -> value, the first processor's
+  for (std::string line; std::getline(in, line) && !line.empty();) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    const auto from = line.find_first_not_of(" \t", colon + 1);
+    first[key] = from == std::string::npos ? "" : line.substr(from);
+  }
+  if (first.empty()) return;  // no /proc (not Linux): the form above is all there is to check
+  if (first["model name"] != cpu_model()) {
+    std::printf("CPUID's brand \"%s\" is not /proc/cpuinfo's \"%s\" (an emulator): form checked only: %s\n",
+                cpu_model().c_str(), first["model name"].c_str(), sig.c_str());
+    return;
+  }
+  EXPECT_EQ(m[1], first["vendor_id"]);
+  EXPECT_EQ(m[2], first["cpu family"]);
+  EXPECT_EQ(m[3], first["model"]);
+  EXPECT_EQ(m[4], first["stepping"]);
+#else
+  if (!sig.empty()) EXPECT_TRUE(std::regex_match(sig, std::regex(R"(implementer 0x[0-9a-f]+ part 0x[0-9a-f]+( variant 0x[0-9a-f]+)?( revision \d+)?)"))) << sig;
+#endif
 }
 
 // Runs only under NNUELAB_FORCE_VARIANT (CTest's force_variant.* tests set it).

@@ -70,7 +70,9 @@ int main(int argc, char** argv) {
     return ops.empty() || ops.count(op) > 0;
   };
   try {
-    std::printf("CPU: %s\nfeatures: %s\n", cpu_model().c_str(), feature_names(cpu_features()).c_str());
+    const std::string signature = cpu_signature();
+    std::printf("CPU: %s%s%s%s\nfeatures: %s\n", cpu_model().c_str(), signature.empty() ? "" : " (",
+                signature.c_str(), signature.empty() ? "" : ")", feature_names(cpu_features()).c_str());
     const Features off = cpu_features_detected() & ~cpu_features();
     if (off) std::printf("disabled by NNUELAB_DISABLE_FEATURES: %s\n", feature_names(off).c_str());
     if (auto forced = forced_variant()) std::printf("NNUELAB_FORCE_VARIANT=%s\n", forced->c_str());

@@ -25,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
+import results as R  # noqa: E402  (the result files' CPU naming: plots/results.py)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
 ITERATIONS = 32
@@ -394,6 +397,7 @@ def cmd_timing(a):
         with open(a.baseline) as f:
             base = expand_timing(json.load(f))
         base_ratio = ratios(base)[1]
+        print(f"timing: {machines(base['context'], data['context'])}")
     w = max(len(k) for k in meds)
     print(f"\n{'benchmark (median of ' + str(a.repetitions) + ')':<{w}}  {'ns':>9}  {'/ ref':>7}  "
           f"{'baseline':>8}  {'change':>7}")
@@ -413,6 +417,21 @@ def cmd_timing(a):
             write_compact_timing(data, a.baseline)
             print(f"timing: wrote the time baseline {os.path.relpath(a.baseline, ROOT)} from this run "
                   f"({os.path.getsize(a.baseline):,} bytes): commit it with the reason")
+
+
+def machines(base_ctx, now_ctx):
+    """Which CPUs the time baseline and this run come from, and whether they are one core
+    (the ratios to the reference move with the core: a baseline of another core says
+    nothing about a change of code)."""
+    def cpu(ctx):
+        return R.ResultFile("", ctx, {}).cpu if ctx.get("nnuelab_cpu_model") else "an unrecorded CPU"
+    b_sig, n_sig = base_ctx.get("nnuelab_cpu_signature"), now_ctx.get("nnuelab_cpu_signature")
+    day = str(base_ctx.get("date", ""))[:10]
+    line = f"the baseline was timed on {cpu(base_ctx)}{' on ' + day if day else ''}, this run on {cpu(now_ctx)}"
+    if b_sig and n_sig:
+        return line + (": the same core" if b_sig == n_sig else
+                       f": another core ({b_sig}, now {n_sig}), so a change in the ratios below is the core's as much as the code's")
+    return line + ": whether they are the same core is not recorded (a baseline made before 2026-12-01 has no CPUID signature)"
 
 
 def compare_timing(a, base, data):

@@ -174,4 +174,48 @@ std::string cpu_model() {
   return "unknown CPU";
 }
 
+std::string cpu_signature() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(0, &a, &b, &c, &d) || a < 1) return "";
+  char vendor[13];
+  std::memcpy(vendor, &b, 4);  // the vendor string is EBX, EDX, ECX
+  std::memcpy(vendor + 4, &d, 4);
+  std::memcpy(vendor + 8, &c, 4);
+  vendor[12] = 0;
+  __get_cpuid(1, &a, &b, &c, &d);
+  const unsigned stepping = a & 0xf, base_model = (a >> 4) & 0xf, base_family = (a >> 8) & 0xf;
+  const unsigned ext_model = (a >> 16) & 0xf, ext_family = (a >> 20) & 0xff;
+  const unsigned family = base_family == 0xf ? base_family + ext_family : base_family;
+  const unsigned model = base_family == 0x6 || base_family == 0xf ? (ext_model << 4) + base_model : base_model;
+  char out[96];
+  std::snprintf(out, sizeof out, "%s family %u model %u stepping %u", vendor, family, model, stepping);
+  return out;
+#else
+  // The first core's identification lines of /proc/cpuinfo ("CPU implementer : 0x41", ...).
+  std::ifstream in("/proc/cpuinfo");
+  std::string line, implementer, part, variant, revision;
+  auto value = [&](const char* key, std::string& to) {
+    if (to.empty() && line.rfind(key, 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        const auto from = line.find_first_not_of(" \t", colon + 1);
+        if (from != std::string::npos) to = line.substr(from);
+      }
+    }
+  };
+  while (std::getline(in, line)) {
+    value("CPU implementer", implementer);
+    value("CPU part", part);
+    value("CPU variant", variant);
+    value("CPU revision", revision);
+  }
+  if (implementer.empty() || part.empty()) return "";
+  std::string s = "implementer " + implementer + " part " + part;
+  if (!variant.empty()) s += " variant " + variant;
+  if (!revision.empty()) s += " revision " + revision;
+  return s;
+#endif
+}
+
 }  // namespace nnuelab

@@ -42,5 +42,12 @@ std::string feature_names(Features f);
 Features feature_from_name(const std::string& name);
 // The CPU's brand string (x86 CPUID leaves 0x80000002..4, /proc/cpuinfo elsewhere).
 std::string cpu_model();
+// Which core this is, beyond the brand string (a VM often reports only "AMD EPYC" or
+// "Intel Xeon", the same for every generation): x86 "<vendor> family F model M stepping S"
+// from CPUID leaf 1 (display family and model, as /proc/cpuinfo prints them: the extended
+// fields added for family 15 and, for the model, families 6 and 15); Linux on ARM
+// "implementer 0xII part 0xPPP variant 0xV revision R" from /proc/cpuinfo. Empty when not
+// known (another OS, an emulator that hides it).
+std::string cpu_signature();
 
 }  // namespace nnuelab
