@@ -54,4 +54,14 @@ inline double remaining_seconds(double elapsed, double share, double budget) {
   return remaining;
 }
 
+// Whether Google Benchmark reports the run of a benchmark's body that just ended as a
+// repetition (bench/journal.h writes a journal line for exactly those). The first
+// repetition runs the body with growing iteration counts and reports the run whose manual
+// time reached the minimum time, or whose iterations reached its cap (kMaxIterations, 1e9);
+// every later repetition runs that iteration count once and is reported whatever its time.
+inline bool repetition_reported(bool first_repetition_done, double seconds, double min_time, std::int64_t iterations) {
+  constexpr std::int64_t kMaxIterations = 1000000000;
+  return first_repetition_done || seconds >= min_time || iterations >= kMaxIterations;
+}
+
 }  // namespace nnuelab::bench

@@ -42,6 +42,7 @@ double clock_overhead_ns() {
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
 void set_min_time(double seconds) { g_min_time = seconds; }
+double min_time() { return g_min_time; }
 
 namespace {
 int g_scrub_branches = 0;
@@ -189,7 +190,8 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
     });
   } else {
     const bool emulated = info && info->emulated;
-    b = benchmark::RegisterBenchmark(name.c_str(), [body, emulated](benchmark::State& st) {
+    const double min_time = g_min_time / batch_size(input_bytes);
+    b = benchmark::RegisterBenchmark(name.c_str(), [body, emulated, name, min_time](benchmark::State& st) {
       if (budget_exhausted() || interrupt_signal()) {  // skipped, not timed: the loop below exits at once
         st.SkipWithError(interrupt_signal() ? interrupt_message().c_str() : "time budget exhausted");
         for (auto _ : st) {
@@ -197,7 +199,9 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
         return;
       }
       if (emulated) st.SetLabel("emulated");
+      journal_begin();
       body(st);
+      journal_end(name, st, min_time, emulated ? "emulated" : "");
     });
   }
   b->UseManualTime();

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/journal.h"
 #include "kernels/common/variant.h"
 #include "workloads/data.h"
 #include "workloads/synthetic.h"
@@ -80,7 +81,7 @@ void run_batched_whole(benchmark::State& state, int batch, Stage&& stage, Whole&
     benchmark::ClobberMemory();
     const auto t1 = Clock::now();
     const double ns = std::chrono::duration<double, std::nano>(t1 - t0).count() - overhead;
-    state.SetIterationTime((ns > 0 ? ns : 0.0) / batch * 1e-9);
+    set_iteration_time(state, (ns > 0 ? ns : 0.0) / batch * 1e-9);
   }
 }
 
@@ -123,6 +124,7 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
 
 // --benchmark_min_time as given on the command line (Google Benchmark's 0.5 s otherwise).
 void set_min_time(double seconds);
+double min_time();
 
 // The time budget of a run (--budget=SECONDS; 0 = none). The clock starts at
 // start_run_clock(); once the budget is spent every benchmark still to run skips at once

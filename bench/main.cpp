@@ -1,12 +1,14 @@
 // nnuelab_bench [--grid=quick|full] [--budget=SECONDS] [--scrub=BRANCHES] [--noise=SECONDS]
-//               [--huge-pages] [Google Benchmark flags]
+//               [--huge-pages] [--keep-journal] [Google Benchmark flags]
 // Registers every op x variant x shape x density at run time from the registries, and
 // prints progress to stderr: [bench] done/total  elapsed  remaining. Before the run, the
 // slow-spell probe (bench/noise_probe.h) runs for --noise seconds (default 1, 0 = off) and
 // its one-line summary goes into the result's context as nnuelab_noise.
 // SIGINT or SIGTERM during the run: the rest of the benchmarks are skipped, the results so
 // far written (--benchmark_out), and the exit status is 128 + the signal (130, 143). The
-// file is written as the run goes too: a run killed outright leaves what it timed.
+// file is written as the run goes too: a run killed outright leaves what it timed, and
+// every repetition it finished in <file>.reps (bench/journal.h), which a run that ends
+// removes (--keep-journal: keeps it, to compare with the file).
 #include <unistd.h>
 
 #include <algorithm>
@@ -247,6 +249,7 @@ int main(int argc, char** argv) {
   double noise_seconds = 1;
   std::string out_file, out_format = "json";  // --benchmark_out, --benchmark_out_format
   bool tabular = false;                        // --benchmark_counters_tabular
+  bool keep_journal = false;                   // --keep-journal: <out>.reps stays after the run
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--grid=full") == 0) {
       bench::set_grid(bench::Grid::kFull);
@@ -263,6 +266,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       bench::set_scrub_branches(int(n));
+    } else if (bench::read_bool_flag(argv[i], "--keep-journal", &keep_journal)) {
     } else if (bool on = false; bench::read_bool_flag(argv[i], "--huge-pages", &on)) {
       bench::set_huge_pages(on);
     } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
@@ -334,8 +338,12 @@ int main(int argc, char** argv) {
       if (out_file.empty()) {
         benchmark::RunSpecifiedBenchmarks(&progress);
       } else {
+        // Every finished repetition as it goes, for a run killed outright (bench/journal.h;
+        // plots read JSON results only); removed once the file reporter has written the file.
+        if (out_format == "json") bench::open_journal(out_file + ".reps");
         FinalPeakReporter file(out_format, tabular, out_file);
         benchmark::RunSpecifiedBenchmarks(&progress, &file);
+        bench::close_journal(!keep_journal);
       }
     }
     if (const std::string basis = list_only ? "" : final_peak_basis(); !basis.empty()) {

@@ -30,7 +30,7 @@ void time_calls(benchmark::State& state, Call&& call) {
     call();
     benchmark::ClobberMemory();
     const auto t1 = Clock::now();
-    state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    set_iteration_time(state, std::chrono::duration<double>(t1 - t0).count());
   }
   state.counters["elements"] = benchmark::Counter(double(kN), benchmark::Counter::kIsIterationInvariantRate);
 }

@@ -114,7 +114,7 @@ void register_peak_benchmarks() {
       });
     } else {
       const PeakKernel* kp = &k;
-      b = benchmark::RegisterBenchmark(name.c_str(), [kp](benchmark::State& st) {
+      b = benchmark::RegisterBenchmark(name.c_str(), [kp, name](benchmark::State& st) {
         if (budget_exhausted()) {
           st.SkipWithError("time budget exhausted");
           for (auto _ : st) {
@@ -125,14 +125,16 @@ void register_peak_benchmarks() {
         std::int64_t macs = 0;
         double total_macs = 0, total_ns = 0;
         timed_run(*kp, kRounds, &macs);  // warm-up
+        journal_begin();
         for (auto _ : st) {
           const double s = timed_run(*kp, kRounds, &macs);
-          st.SetIterationTime(s);
+          set_iteration_time(st, s);
           total_macs += double(macs);
           total_ns += s * 1e9;
         }
         st.counters["macs"] = benchmark::Counter(double(macs), benchmark::Counter::kIsIterationInvariantRate);
         st.counters["macs_per_ns"] = benchmark::Counter(total_ns > 0 ? total_macs / total_ns : 0.0);
+        journal_end(name, st, min_time(), "");  // no MinTime of its own: the command line's
       });
     }
     b->UseManualTime();

@@ -390,12 +390,51 @@ def cut_off(text):
         return None  # the list is closed: the file's error is elsewhere, not a cut
     context = dict(context)
     context.setdefault("nnuelab_interrupted", f"{CUT_OFF}: the file ends after {len(benchmarks)} complete entries "
-                                              "(benchmarks not finished are absent; pct_peak against the peak so far)")
+                                              "(benchmarks not finished are absent, but for the repetitions of the journal beside it; "
+                                              "pct_peak against the peak so far)")
     return {"context": context, "benchmarks": benchmarks}
 
 
+JOURNAL_SUFFIX = ".reps"
+
+
+def journal_entries(path):
+    """The repetitions nnuelab_bench wrote to <path>.reps as it went (bench/journal.h): one
+    JSON entry per line, a line cut by the kill left out; [] without the file."""
+    entries = []
+    try:
+        with open(path + JOURNAL_SUFFIX) as f:
+            for line in f:
+                try:
+                    e = json.loads(line)
+                except json.JSONDecodeError:
+                    continue  # the last line, cut by the kill
+                if isinstance(e, dict) and "name" in e and "real_time" in e:
+                    entries.append(e)
+    except (OSError, UnicodeDecodeError):
+        return []
+    return entries
+
+
+def with_journal(path, data):
+    """A cut-off file's data plus, for each benchmark it lacks, the repetitions its journal
+    holds (a run with interleaved repetitions reports a benchmark only after its last one,
+    so the cut file holds few), the context saying how many came from there."""
+    entries = journal_entries(path)
+    have = {base_name(b.get("name", "")) for b in data["benchmarks"] if isinstance(b, dict)}
+    added = [e for e in entries if base_name(e["name"]) not in have]
+    if added:
+        data["benchmarks"] = data["benchmarks"] + added
+        names = {base_name(e["name"]) for e in added}
+        data["context"]["nnuelab_interrupted"] += (f"; {len(added)} repetitions of {len(names)} benchmarks not finished "
+                                                   f"taken from {os.path.basename(path)}{JOURNAL_SUFFIX}")
+    return data
+
+
 def load(path):
-    """Reads one result file; ResultError with a clear message if missing or corrupt."""
+    """Reads one result file; ResultError with a clear message if missing or corrupt. A file
+    cut off by a kill gets the repetitions of its journal (<path>.reps) for the benchmarks
+    it lacks."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -405,14 +444,17 @@ def load(path):
         raise ResultError(f"{path}: cannot read: {e}") from None
     except json.JSONDecodeError as e:
         data = cut_off(e.doc)
+        if data is not None:
+            data = with_journal(path, data)
         if data is None and e.doc.strip() == "":
             raise ResultError(f"{path}: empty: no benchmark result (a run killed before it wrote its context, "
                               "or a file that is not one)") from None
         if data is None:
             raise ResultError(f"{path}: not a benchmark result: invalid JSON ({e})") from None
         if not data["benchmarks"]:
-            raise ResultError(f"{path}: not a benchmark result yet: cut off before its first complete result (a run "
-                              "killed outright before it finished a benchmark, or one still running)") from None
+            raise ResultError(f"{path}: not a benchmark result yet: cut off before its first complete result, and "
+                              f"no repetition in {os.path.basename(path)}{JOURNAL_SUFFIX} (a run killed outright before "
+                              "it finished a repetition, or one still running)") from None
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise ResultError(f"{path}: not a benchmark result: no \"benchmarks\" list "
                           "(expected Google Benchmark JSON from ./lab bench)")

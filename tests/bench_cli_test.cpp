@@ -93,6 +93,20 @@ TEST(BenchCli, RemainingSecondsScalesElapsedAndKeepsToTheBudget) {
   EXPECT_DOUBLE_EQ(remaining_seconds(60, 0.5, 1000), 60.0);
 }
 
+// The journal's rule (bench/journal.h): the first repetition's runs of the body below the
+// minimum time are Google Benchmark's trial runs, not results; its run at or above it, or
+// at the iteration cap, is one; every later repetition is one whatever its time (it reuses
+// the first's iteration count). tests/check_interrupt.py compares a whole run's journal with
+// the file Google Benchmark wrote.
+TEST(BenchCli, JournalTakesTheRunsGoogleBenchmarkReports) {
+  EXPECT_FALSE(repetition_reported(false, 0.0099, 0.01, 1000));
+  EXPECT_TRUE(repetition_reported(false, 0.01, 0.01, 1000));
+  EXPECT_TRUE(repetition_reported(false, 0.5, 0.01, 1));
+  EXPECT_TRUE(repetition_reported(false, 0.0, 0.01, 1000000000));
+  EXPECT_FALSE(repetition_reported(false, 0.0, 0.01, 999999999));
+  EXPECT_TRUE(repetition_reported(true, 0.0001, 0.01, 1000));  // a later repetition, faster than the first
+}
+
 TEST(PctPeak, IsaOfABenchmarkNameIsItsSecondField) {
   EXPECT_EQ(isa_of_benchmark("affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15/manual_time"), "avx2");
   EXPECT_EQ(isa_of_benchmark("dot_u8i8/avx512vnni-emu/dpbusd/64/dense:100"), "avx512vnni-emu");

@@ -4,10 +4,11 @@
 nnuelab_bench on SIGINT or SIGTERM (bench/harness.h, install_interrupt_handler) lets the
 benchmark being timed finish, skips the rest with "interrupted by SIG...", writes its
 --benchmark_out file and exits 128 + the signal; a second signal ends it at once. A run
-killed outright (SIGKILL) leaves what it wrote as it went, cut off, and results.py reads
-that. Checked here against a live process each way, plus how plots/results.py and
-plots/summary.py read a benchmark with some repetitions timed and the rest skipped (a
-made-up file). Exit 1 on a failure; each failure is a line starting "FAIL  ".
+killed outright (SIGKILL) leaves what it wrote as it went, cut off, and every repetition it
+finished in <file>.reps (bench/journal.h), and results.py reads both. Checked here against a
+live process each way, the journal against the file of a whole run (--keep-journal), plus how
+plots/results.py and plots/summary.py read a benchmark with some repetitions timed and the
+rest skipped (a made-up file). Exit 1 on a failure; each failure is a line starting "FAIL  ".
 """
 import json
 import os
@@ -47,10 +48,16 @@ def listed(bench):
     return set(run.stdout.split())
 
 
+def fresh(out):
+    """Removes a result file and its journal left by an earlier run."""
+    for p in (out, out + R.JOURNAL_SUFFIX):
+        if os.path.exists(p):
+            os.remove(p)
+
+
 def interrupted_once(bench, work, sig, wait, names):
     out = os.path.join(work, f"interrupt_{sig.name}.json")
-    if os.path.exists(out):
-        os.remove(out)
+    fresh(out)
     p = start(bench, out, 0.1)
     time.sleep(wait)
     p.send_signal(sig)
@@ -63,6 +70,7 @@ def interrupted_once(bench, work, sig, wait, names):
     check(took < 60, f"{tag} the run ended {took:.1f} s after the signal (the benchmark being timed, then skips)")
     check(f"interrupted by {sig.name}; the results so far are in {out}" in err, f"{tag} stderr names the file")
     check(not os.path.exists(out + ".tmp"), f"{tag} the final text replaced the file (no {out}.tmp left)")
+    check(not os.path.exists(out + R.JOURNAL_SUFFIX), f"{tag} the journal is removed once the file is written")
     try:
         with open(out) as f:
             data = json.load(f)
@@ -86,8 +94,7 @@ def interrupted_once(bench, work, sig, wait, names):
 
 def killed_by_second(bench, work):
     out = os.path.join(work, "interrupt_twice.json")
-    if os.path.exists(out):
-        os.remove(out)
+    fresh(out)
     # Runs of many seconds each (the harness's real time per run is many times its
     # min_time's share): the second signal lands while the first run is still being timed.
     p = start(bench, out, 5.0)
@@ -110,10 +117,10 @@ def killed_by_second(bench, work):
 
 def killed_outright(bench, work, names):
     """SIGKILL (nothing of the process runs) part way through a run without interleaving:
-    the file holds every benchmark finished before it, cut off after the last one."""
+    the file holds every benchmark finished before it, cut off after the last one; the
+    journal adds the repetitions of the one being timed, if any were done."""
     out = os.path.join(work, "killed.json")
-    if os.path.exists(out):
-        os.remove(out)
+    fresh(out)
     p = start(bench, out, 0.1, interleave=False)
     time.sleep(4.0)
     p.kill()
@@ -132,9 +139,12 @@ def killed_outright(bench, work, names):
         return
     note = rf.context.get("nnuelab_interrupted", "")
     timed = [r for r in rf if r.times]
+    partial = [r for r in timed if len(r.times) != 3]
     check(note.startswith(R.CUT_OFF), f"SIGKILL: the context says the run was cut off ({note!r})")
-    check(len(timed) > 0 and all(len(r.times) == 3 for r in timed),
-          f"SIGKILL: the benchmarks finished before it are there, 3 repetitions each ({len(timed)})")
+    check(len(timed) > 1 and len(partial) <= 1 and all(len(r.times) in (1, 2) for r in partial)
+          and (not partial or f"{len(partial[0].times)} repetitions of 1 benchmarks not finished" in note),
+          f"SIGKILL: the benchmarks finished before it are there, 3 repetitions each, and at most the one being "
+          f"timed with 1-2 from the journal ({[len(r.times) for r in timed]}; {note!r})")
     check(all(any(n.startswith(r.name + "/") for n in names) for r in rf) and len(rf.results) < len(names),
           f"SIGKILL: the file's benchmarks are some of the filter's ({len(rf.results)} of {len(names)})")
     here = os.path.dirname(os.path.abspath(__file__))
@@ -142,6 +152,82 @@ def killed_outright(bench, work, names):
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     check(s.returncode == 0 and f"INTERRUPTED: {R.CUT_OFF}" in s.stdout,
           f"SIGKILL: summary.py shows the cut-off run and flags it (exit {s.returncode})")
+
+
+def killed_interleaved(bench, work, names):
+    """SIGKILL part way through a run with interleaved repetitions: the file holds only the
+    benchmarks whose last repetition was done (few or none), the journal every repetition
+    finished; results.py reads the repetitions of both, and the context says how many came
+    from the journal."""
+    out = os.path.join(work, "killed_interleaved.json")
+    fresh(out)
+    p = start(bench, out, 0.1)
+    time.sleep(5.0)
+    p.kill()
+    p.stderr.read()
+    check(p.wait() == -signal.SIGKILL, "SIGKILL, interleaved: killed")
+    lines = [json.loads(l) for l in open(out + R.JOURNAL_SUFFIX) if l.endswith("\n")]
+    try:
+        rf = R.load(out)
+    except R.ResultError as e:
+        check(False, f"SIGKILL, interleaved: results.py reads the file and its journal ({e})")
+        return
+    reps = sum(len(r.times) for r in rf)
+    in_file = 0
+    try:
+        in_file = len(R.cut_off(open(out).read())["benchmarks"])
+    except (TypeError, KeyError):
+        pass
+    note = rf.context.get("nnuelab_interrupted", "")
+    check(len(lines) >= 2 and reps == len(lines) and in_file < len(lines),
+          f"SIGKILL, interleaved: every repetition of the journal is read ({reps} read, {len(lines)} journal lines, "
+          f"{in_file} entries in the cut file)")
+    check(all(1 <= len(r.times) <= 3 for r in rf if r.times) and "taken from killed_interleaved.json.reps" in note,
+          f"SIGKILL, interleaved: 1-3 repetitions per benchmark, the context names the journal ({note!r})")
+    check(all(any(n.startswith(r.name + "/") for n in names) for r in rf),
+          "SIGKILL, interleaved: the journal's benchmarks are the filter's")
+
+
+def journal_matches_file(bench, work):
+    """A whole run with --keep-journal: the journal holds exactly the file's repetitions (the
+    runs Google Benchmark reported, with its iteration counts, times and finished counters);
+    without the flag the journal is gone after the run."""
+    out = os.path.join(work, "journal.json")
+    fresh(out)
+    args = [bench, "--noise=0", "--benchmark_filter=^(crelu16/.*/32/|peak/avx2/|affine/avx2/sparse_blocked4_lut_acc1/"
+            "1536x16/chunk:15)", "--benchmark_min_time=0.01", "--benchmark_repetitions=3",
+            "--benchmark_enable_random_interleaving=true", f"--benchmark_out={out}"]
+    run = subprocess.run(args + ["--keep-journal"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    check(run.returncode == 0, f"journal: the run ends (exit {run.returncode})")
+    try:
+        data = json.load(open(out))
+        journal = [json.loads(l) for l in open(out + R.JOURNAL_SUFFIX)]
+    except (OSError, ValueError) as e:
+        check(False, f"journal: the file and its kept journal read ({e})")
+        return
+
+    def key(e):
+        return R.base_name(e["name"]), e["iterations"], e["real_time"]
+
+    reported = sorted((b for b in data["benchmarks"] if b.get("run_type") == "iteration" and not b.get("error_occurred")),
+                      key=key)
+    journal.sort(key=key)
+    check(len(reported) >= 30 and len(journal) == len(reported),
+          f"journal: one line per reported repetition ({len(journal)} lines, {len(reported)} in the file)")
+    bad = []
+    for f, j in zip(reported, journal):
+        same = (R.base_name(f["name"]) == j["name"] and f["iterations"] == j["iterations"]
+                and abs(f["real_time"] - j["real_time"]) <= 1e-12 * f["real_time"])
+        # pct_peak: the file's is against the final peak, the journal's against the peak so far.
+        counters = {k: v for k, v in f.items() if k not in R.GB_FIELDS and isinstance(v, (int, float)) and k != "pct_peak"}
+        same = same and all(abs(j.get(k, float("nan")) - v) <= 1e-9 * abs(v) for k, v in counters.items())
+        if not same:
+            bad.append(j["name"])
+    check(not bad and len(reported) > 0, f"journal: each line is the file's entry (differ: {bad[:3]})")
+    fresh(out)
+    run = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    check(run.returncode == 0 and os.path.exists(out) and not os.path.exists(out + R.JOURNAL_SUFFIX),
+          "journal: removed when the run ends")
 
 
 def final_text_not_written(bench, work):
@@ -240,6 +326,8 @@ def main():
     interrupted_once(bench, work, signal.SIGTERM, 1.0, names)
     killed_by_second(bench, work)
     killed_outright(bench, work, names)
+    killed_interleaved(bench, work, names)
+    journal_matches_file(bench, work)
     final_text_not_written(bench, work)
     print(f"{len(failures)} failures")
     return 1 if failures else 0
