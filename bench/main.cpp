@@ -267,6 +267,7 @@ int main(int argc, char** argv) {
       }
       bench::set_scrub_branches(int(n));
     } else if (bench::read_bool_flag(argv[i], "--keep-journal", &keep_journal)) {
+      // read into keep_journal
     } else if (bool on = false; bench::read_bool_flag(argv[i], "--huge-pages", &on)) {
       bench::set_huge_pages(on);
     } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
