@@ -390,8 +390,8 @@ def cut_off(text):
         return None  # the list is closed: the file's error is elsewhere, not a cut
     context = dict(context)
     context.setdefault("nnuelab_interrupted", f"{CUT_OFF}: the file ends after {len(benchmarks)} complete entries "
-                                              "(benchmarks not finished are absent, but for the repetitions of the journal beside it; "
-                                              "pct_peak against the peak so far)")
+                                              "(benchmarks not finished are absent, but for the repetitions of the "
+                                              "journal beside it; pct_peak against the peak so far)")
     return {"context": context, "benchmarks": benchmarks}
 
 
