@@ -1,10 +1,10 @@
 #include "bench/journal.h"
 
-#include "bench/cli.h"
-
 #include <cstdio>
 #include <stdexcept>
 #include <unordered_set>
+
+#include "bench/cli.h"
 
 namespace nnuelab::bench {
 namespace {
