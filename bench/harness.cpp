@@ -180,6 +180,8 @@ int batch_size(std::size_t call_bytes) {
 void register_variant_benchmark(const std::string& name, const VariantInfo* info, std::size_t input_bytes,
                                 const std::function<void(benchmark::State&)>& body) {
   if (info && info->emulated && grid() != Grid::kFull) return;
+  // Google Benchmark sees one call per iteration while each iteration runs a whole batch.
+  const double min_time = g_min_time / batch_size(input_bytes);
   benchmark::internal::Benchmark* b;
   if (info && !info->available()) {
     const std::string why = "unavailable: this CPU lacks " + info->missing();
@@ -190,7 +192,6 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
     });
   } else {
     const bool emulated = info && info->emulated;
-    const double min_time = g_min_time / batch_size(input_bytes);
     b = benchmark::RegisterBenchmark(name.c_str(), [body, emulated, name, min_time](benchmark::State& st) {
       if (budget_exhausted() || interrupt_signal()) {  // skipped, not timed: the loop below exits at once
         st.SkipWithError(interrupt_signal() ? interrupt_message().c_str() : "time budget exhausted");
@@ -205,7 +206,7 @@ void register_variant_benchmark(const std::string& name, const VariantInfo* info
     });
   }
   b->UseManualTime();
-  b->MinTime(g_min_time / batch_size(input_bytes));
+  b->MinTime(min_time);
 }
 
 void add_context() {

@@ -49,6 +49,28 @@ double finish(const benchmark::Counter& c, std::int64_t iterations, double secon
   return v;
 }
 
+// The journal line of one repetition: a Google Benchmark result entry's JSON text.
+std::string journal_line(const std::string& name, std::int64_t iterations, double seconds,
+                         const benchmark::UserCounters& counters, const char* label) {
+  std::string out = "{\"name\": ";
+  append_json_string(out, name);
+  out += ", \"run_type\": \"iteration\", \"iterations\": " + std::to_string(iterations) + ", \"real_time\": ";
+  append_number(out, iterations > 0 ? seconds / double(iterations) * 1e9 : 0.0);
+  out += ", \"time_unit\": \"ns\"";
+  if (label && *label) {
+    out += ", \"label\": ";
+    append_json_string(out, label);
+  }
+  for (const auto& [key, counter] : counters) {
+    out += ", ";
+    append_json_string(out, key);
+    out += ": ";
+    append_number(out, finish(counter, iterations, seconds));
+  }
+  out += "}\n";
+  return out;
+}
+
 }  // namespace
 
 void open_journal(const std::string& path) {
@@ -73,27 +95,6 @@ void set_iteration_time(benchmark::State& state, double seconds) {
 }
 
 void journal_begin() { g_seconds = 0; }
-
-std::string journal_line(const std::string& name, std::int64_t iterations, double seconds,
-                         const benchmark::UserCounters& counters, const char* label) {
-  std::string out = "{\"name\": ";
-  append_json_string(out, name);
-  out += ", \"run_type\": \"iteration\", \"iterations\": " + std::to_string(iterations) + ", \"real_time\": ";
-  append_number(out, iterations > 0 ? seconds / double(iterations) * 1e9 : 0.0);
-  out += ", \"time_unit\": \"ns\"";
-  if (label && *label) {
-    out += ", \"label\": ";
-    append_json_string(out, label);
-  }
-  for (const auto& [key, counter] : counters) {
-    out += ", ";
-    append_json_string(out, key);
-    out += ": ";
-    append_number(out, finish(counter, iterations, seconds));
-  }
-  out += "}\n";
-  return out;
-}
 
 void journal_end(const std::string& name, const benchmark::State& state, double min_time, const char* label) {
   if (!g_journal || state.error_occurred()) return;

@@ -38,8 +38,4 @@ void set_iteration_time(benchmark::State& state, double seconds);
 void journal_begin();
 void journal_end(const std::string& name, const benchmark::State& state, double min_time, const char* label);
 
-// The journal line of one repetition (exposed for the test suite): the entry's JSON text.
-std::string journal_line(const std::string& name, std::int64_t iterations, double seconds,
-                         const benchmark::UserCounters& counters, const char* label);
-
 }  // namespace nnuelab::bench

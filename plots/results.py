@@ -59,13 +59,20 @@ CORES = {("AuthenticAMD", 25, 1): "Zen 3", ("AuthenticAMD", 25, 17): "Zen 4", ("
 SIGNATURE = re.compile(r"^(?P<vendor>\S+) family (?P<family>\d+) model (?P<model>\d+) stepping (?P<stepping>\d+)$")
 
 
+def signature_fields(signature):
+    """An x86 signature's (vendor, family, model, stepping), or None (none recorded, an ARM
+    core's)."""
+    m = SIGNATURE.match(signature or "")
+    return (m["vendor"], int(m["family"]), int(m["model"]), int(m["stepping"])) if m else None
+
+
 def core_name(signature):
     """The core a signature names ("Zen 3", "Cascade Lake", ...), or None when the lab has
     not met it (or the signature is not an x86 one)."""
-    m = SIGNATURE.match(signature or "")
-    if not m:
+    fields = signature_fields(signature)
+    if not fields:
         return None
-    vendor, family, model, stepping = m["vendor"], int(m["family"]), int(m["model"]), int(m["stepping"])
+    vendor, family, model, stepping = fields
     if (vendor, family, model) == ("GenuineIntel", 6, 85):
         return "Skylake-SP" if stepping <= 4 else "Cascade Lake" if stepping <= 7 else "Cooper Lake"
     return CORES.get((vendor, family, model))
@@ -187,12 +194,10 @@ class ResultFile:
         brand = c.get("nnuelab_cpu_model")
         if not brand:
             return c.get("host_name") or os.path.basename(self.path)
-        sig = self.cpu_signature
-        core = core_name(sig)
-        if core:
-            return f"{brand} ({core})"
-        m = SIGNATURE.match(sig or "")
-        return f"{brand} (family {m['family']} model {m['model']})" if m else brand
+        fields = signature_fields(self.cpu_signature)
+        if not fields:
+            return brand
+        return f"{brand} ({core_name(self.cpu_signature) or f'family {fields[1]} model {fields[2]}'})"
 
     @property
     def cpu_signature(self):

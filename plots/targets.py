@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results as R  # noqa: E402
 
 # The issues' targets were set on this core (the brief's machine): CPUID vendor, display
-# family and model (results.SIGNATURE).
+# family and model (results.signature_fields).
 TARGETS_CORE = ("AuthenticAMD", 25, 1)
 TARGETS_CORE_NAME = "AMD Zen 3 (AuthenticAMD family 25 model 1)"
 
@@ -364,12 +364,12 @@ def one_cpu(files):
 def machine_line(f):
     """Whether the file's CPU is the issues' kind of machine, in one sentence."""
     sig = f.cpu_signature
-    m = R.SIGNATURE.match(sig or "")
-    if not m:
+    fields = R.signature_fields(sig)
+    if not fields:
         return (f"The issues' targets were set on {TARGETS_CORE_NAME}; these files record no CPUID signature "
                 f"({'an ARM core: ' + sig if sig else 'made before nnuelab_bench recorded it'}), so whether "
                 "this is that kind of machine cannot be told from them.")
-    if (m["vendor"], int(m["family"]), int(m["model"])) == TARGETS_CORE:
+    if fields[:3] == TARGETS_CORE:
         return f"This CPU ({sig}) is the issues' kind of machine, {TARGETS_CORE_NAME}: the verdicts are the issues' own."
     core = R.core_name(sig)
     return (f"The issues' targets were set on {TARGETS_CORE_NAME}; this CPU is {sig}"

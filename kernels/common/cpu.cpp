@@ -145,6 +145,22 @@ Features feature_from_name(const std::string& name) {
   return 0;
 }
 
+namespace {
+
+// The value of a /proc/cpuinfo line "key<tabs> : value" into *value, when the line starts
+// with `key` and has one (true); else false, *value untouched.
+bool cpuinfo_value(const std::string& line, const char* key, std::string* value) {
+  if (line.rfind(key, 0) != 0) return false;
+  const auto colon = line.find(':');
+  if (colon == std::string::npos) return false;
+  const auto from = line.find_first_not_of(" \t", colon + 1);
+  if (from == std::string::npos) return false;
+  *value = line.substr(from);
+  return true;
+}
+
+}  // namespace
+
 std::string cpu_model() {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned regs[12];
@@ -162,15 +178,10 @@ std::string cpu_model() {
   }
 #endif
   std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    for (const char* key : {"model name", "Model", "CPU part"}) {
-      if (line.rfind(key, 0) == 0) {
-        auto colon = line.find(':');
-        if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
-      }
-    }
-  }
+  std::string line, value;
+  while (std::getline(in, line))
+    for (const char* key : {"model name", "Model", "CPU part"})
+      if (cpuinfo_value(line, key, &value)) return value;
   return "unknown CPU";
 }
 
@@ -195,20 +206,11 @@ std::string cpu_signature() {
   // The first core's identification lines of /proc/cpuinfo ("CPU implementer : 0x41", ...).
   std::ifstream in("/proc/cpuinfo");
   std::string line, implementer, part, variant, revision;
-  auto value = [&](const char* key, std::string& to) {
-    if (to.empty() && line.rfind(key, 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        const auto from = line.find_first_not_of(" \t", colon + 1);
-        if (from != std::string::npos) to = line.substr(from);
-      }
-    }
-  };
   while (std::getline(in, line)) {
-    value("CPU implementer", implementer);
-    value("CPU part", part);
-    value("CPU variant", variant);
-    value("CPU revision", revision);
+    if (implementer.empty()) cpuinfo_value(line, "CPU implementer", &implementer);
+    if (part.empty()) cpuinfo_value(line, "CPU part", &part);
+    if (variant.empty()) cpuinfo_value(line, "CPU variant", &variant);
+    if (revision.empty()) cpuinfo_value(line, "CPU revision", &revision);
   }
   if (implementer.empty() || part.empty()) return "";
   std::string s = "implementer " + implementer + " part " + part;
