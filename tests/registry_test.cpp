@@ -104,7 +104,9 @@ TEST(Cpu, SignatureAgreesWithProcCpuinfo) {
   EXPECT_EQ(m[3], first["model"]);
   EXPECT_EQ(m[4], first["stepping"]);
 #else
-  if (!sig.empty()) EXPECT_TRUE(std::regex_match(sig, std::regex(R"(implementer 0x[0-9a-f]+ part 0x[0-9a-f]+( variant 0x[0-9a-f]+)?( revision \d+)?)"))) << sig;
+  if (!sig.empty()) {
+    EXPECT_TRUE(std::regex_match(sig, std::regex(R"(implementer 0x[0-9a-f]+ part 0x[0-9a-f]+( variant 0x[0-9a-f]+)?( revision \d+)?)"))) << sig;
+  }
 #endif
 }
 
