@@ -99,7 +99,7 @@ void run_batched(benchmark::State& state, int batch, Stage&& stage, Call&& call,
 // sparse benchmarks (affine, find_nnz: their walks branch on the data), outside the clock,
 // N conditional branches on fresh pseudo-random bits, spread over 16 branch sites. The
 // real traces replay the same 3,048 positions in order pass after pass, and the predictor
-// of a Zen 4 learned part of them (README, Findings); an engine evaluates a position once,
+// of a Zen 4 learned part of them (docs/findings/zen4.md); an engine evaluates a position once,
 // between searches that run other code. The scrub overwrites what the predictor kept from
 // earlier passes; it touches no memory besides its own registers.
 void set_scrub_branches(int n);

@@ -1,7 +1,7 @@
 // The slow-spell probe shared by ./lab noise (tools/noise.cpp) and nnuelab_bench (one short
 // probe before the run, recorded in the result's context as nnuelab_noise).
 //
-// A shared VM can run the same code at two speeds (README, "Slow spells"). The probe
+// A shared VM can run the same code at two speeds (docs/findings/zen3.md, "Slow spells"). The probe
 // alternates two short passes on the calling thread's CPU:
 // - kernel: 8 calls of the lab's own dense_blocked4 affine kernel, 1536x16, on the widest
 //   native ISA this CPU runs (24 KiB of weights in L1: vector loads and multiplies, like
