@@ -30,7 +30,8 @@ struct Pool {
 // nnz bitset (used by *_bits variants only). A template (not std::function), so the timed
 // loop reaches a variant through its one registry function pointer and nothing else: at
 // 32 elements a kernel takes 2-3 ns, and the std::function hop was about a third of it
-// (crelu32 of 32 on avx2: 3.3 ns through it, 2.15 ns without, on the Xeon of docs/findings/xeon-2026-11-24.md).
+// (crelu32 of 32 on avx2: 3.3 ns through it, 2.15 ns without, on the Xeon of
+// docs/findings/xeon-2026-11-24.md).
 template <class In, class Kernel>
 inline void time_elementwise(benchmark::State& state, const Pool<In>& pool, int out_n, Kernel&& kernel) {
   const int n = pool.n;

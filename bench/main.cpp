@@ -313,7 +313,8 @@ int main(int argc, char** argv) {
     if (!initialize(args, list_only ? nullptr : "--benchmark_list_tests=true")) return 2;
     bench::add_context();
     if (!list_only && noise_seconds > 0) {
-      // How noisy the machine is right now (docs/findings/zen3.md, "Slow spells"): one line in the context.
+      // How noisy the machine is right now (docs/findings/zen3.md, "Slow spells"): one line
+      // in the context.
       if (const auto noise = bench::probe_noise(noise_seconds))
         benchmark::AddCustomContext("nnuelab_noise", bench::noise_summary(*noise));
     }

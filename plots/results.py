@@ -139,8 +139,8 @@ class Result:
     @property
     def best(self):
         """The fastest repetition's ns per call, or None with fewer than two. On a machine
-        with slow spells (a shared VM: see docs/findings/zen3.md, "Slow spells"), noise only adds time, so
-        this is the closest figure to the kernel's own cost; the median stays the headline."""
+        with slow spells (a shared VM: see docs/findings/zen3.md, "Slow spells"), noise only
+        adds time, so this is the closest figure to the kernel's own cost; the median stays the headline."""
         return min(self.times) if len(self.times) >= 2 else None
 
     @property
@@ -295,7 +295,8 @@ class ResultFile:
         median against median, so a run's verdicts and the peak it prints agree. Without
         that benchmark: the pct_peak counter, whose peak the benchmark process measured in
         windows spaced through the run (the upper median of their fastest runs; before
-        2026-11-29 one window of 50 ms, which a slow spell moved by 16% once, docs/findings/emerald-rapids.md).
+        2026-11-29 one window of 50 ms, which a slow spell moved by 16% once:
+        docs/findings/emerald-rapids.md).
         None if neither."""
         rate = r.counter("useful_macs") or r.counter("macs")
         peak = self.peak_rates().get(self.peak_isa(r.isa))

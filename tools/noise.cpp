@@ -2,8 +2,8 @@
 //
 // A shared VM can run the same code at two speeds: on the AMD EPYC Zen 3 VM of 2026-11-26
 // the lab's dense affine kernel ran about 1.6x slower in stretches of milliseconds, while a
-// chain of register-only arithmetic slowed by about 1.2x (docs/findings/zen3.md, "Slow spells"). Nothing
-// in the guest causes them (a memory-heavy loop on the other vCPU did not change their
+// chain of register-only arithmetic slowed by about 1.2x (docs/findings/zen3.md, "Slow
+// spells"). Nothing in the guest causes them (a memory-heavy loop on the other vCPU did not change their
 // share), so a benchmark median on such a machine mixes two speeds.
 //
 // The probe (bench/noise_probe.h) alternates a pass of 8 dense_blocked4 calls with a

@@ -461,8 +461,8 @@ struct UpdateFused {
 //   of every active row before the next slice, as AVX2's `tiled` reads them (a 512-byte
 //   slice of all 30 rows at a time), so the misses of many rows are in flight together.
 // On the model 207 Xeon every register-tiled form ran within a few percent of the floor
-// of its own order, cold rows or L2-hot (docs/findings/emerald-rapids.md, "The refresh against its rows read
-// alone"); with cold rows the sliced order was 1.27x faster than front to back (more
+// of its own order, cold rows or L2-hot (docs/findings/emerald-rapids.md, "The refresh
+// against its rows read alone"); with cold rows the sliced order was 1.27x faster than front to back (more
 // misses in flight), with L2-hot rows front to back was the faster by 7%.
 using ::nnuelab::ft_refresh::kFloorLanes;
 constexpr int kFloorSlice = 4 * kFloorLanes;  // 256 lanes: AVX2 tiled's slice of 16 ymm
