@@ -9,7 +9,9 @@
   regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F] [--out F] [--update-baseline]
       the same cases timed interleaved, pinned, 9 repetitions; compare.py (U test) against
       the time baseline; ratios to the scalar reference. Never fails (exit 0).
-      --update-baseline: then writes this run to the baseline, in its compact form.
+      The time baseline: this core's (results/baseline-timing/<signature>.json), else one of
+      the same model, else results/baseline-timing.json; --baseline F reads F instead.
+      --update-baseline: then writes this run to this core's baseline (or F), compact form.
 
 Exit 77 (CTest's skip) when valgrind is not installed: the gate never passes silently.
 """
@@ -354,6 +356,56 @@ def slim(path):
 
 COMPARE_PY = "/usr/share/benchmark/compare.py"
 
+# Time baselines, one per core: a run's ratios to the reference move with the core (a Zen 5
+# run against the Zen 3 baseline: -63% to +160%, README), so a report against another
+# core's baseline says little about a change of code. results/baseline-timing/ holds one
+# file per CPUID signature (bench/harness.cpp's nnuelab_cpu_signature), named after it; the
+# report reads this core's, else one of the same model at another stepping, else the
+# unsigned default (results/baseline-timing.json: the Zen 3 VM of 2026-11-26, timed before
+# runs recorded a signature). The file's own context decides, not its name.
+BASELINE_DIR = os.path.join(ROOT, "results", "baseline-timing")
+DEFAULT_TIMING_BASELINE = os.path.join(ROOT, "results", "baseline-timing.json")
+
+
+def signature_slug(signature):
+    """A signature as a file name: "AuthenticAMD family 26 model 2 stepping 1" ->
+    "authenticamd-family-26-model-2-stepping-1"."""
+    return re.sub(r"[^a-z0-9]+", "-", signature.lower()).strip("-")
+
+
+def baseline_for_update(signature, directory, default):
+    """Where --update-baseline writes a run of this core: its signature's file, or the default
+    file for a run without a signature (an ARM kernel without CPU identification lines)."""
+    return os.path.join(directory, signature_slug(signature) + ".json") if signature else default
+
+
+def pick_baseline(signature, directory, default, this_run=None):
+    """(path, why) of the time baseline for a run of this signature, or (None, why). The run's
+    own file (this_run) is never its baseline, should it be written into the directory."""
+    same_model = []
+    fields = R.signature_fields(signature)
+    for path in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        if this_run and os.path.abspath(path) == os.path.abspath(this_run):
+            continue
+        try:
+            with open(path) as f:
+                theirs = json.load(f)["context"].get("nnuelab_cpu_signature")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            print(f"timing: ignoring {os.path.relpath(path, ROOT)}: not a time baseline ({e})")
+            continue
+        if signature and theirs == signature:
+            return path, "this core's"
+        other = R.signature_fields(theirs)
+        if fields and other and other[:3] == fields[:3]:
+            same_model.append((path, other[3]))
+    if same_model:
+        path, stepping = same_model[0]
+        return path, f"the same model's at stepping {stepping} (none of this stepping)"
+    where = os.path.relpath(directory, ROOT)
+    if os.path.exists(default):
+        return default, f"the default: no baseline of this core in {where}/"
+    return None, f"none: no baseline of this core in {where}/ and no {os.path.relpath(default, ROOT)}"
+
 
 def cmd_timing(a):
     names = bench_names(a.bench, a.binary, a.filter)
@@ -392,9 +444,15 @@ def cmd_timing(a):
     meds, now_ratio = ratios(data)
     if data["context"].get("nnuelab_noise"):  # the slow-spell probe the bench ran first
         print(f"timing: machine noise before the run: {data['context']['nnuelab_noise']}")
+    signature = data["context"].get("nnuelab_cpu_signature")
+    if a.baseline:
+        baseline, why = (a.baseline, "given") if os.path.exists(a.baseline) else (None, f"{a.baseline} does not exist")
+    else:
+        baseline, why = pick_baseline(signature, a.baseline_dir, a.default_baseline, a.out)
+    print(f"timing: time baseline: {os.path.relpath(baseline, ROOT) if baseline else 'none'} ({why})")
     base_ratio, base = {}, None
-    if os.path.exists(a.baseline):
-        with open(a.baseline) as f:
+    if baseline:
+        with open(baseline) as f:
             base = expand_timing(json.load(f))
         base_ratio = ratios(base)[1]
         print(f"timing: {machines(base['context'], data['context'])}")
@@ -411,38 +469,44 @@ def cmd_timing(a):
           "baseline: that ratio in the time baseline)")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
     try:
-        return compare_timing(a, base, data)
+        return compare_timing(a, base, baseline, data)
     finally:
         if a.update_baseline:
-            write_compact_timing(data, a.baseline)
-            print(f"timing: wrote the time baseline {os.path.relpath(a.baseline, ROOT)} from this run "
-                  f"({os.path.getsize(a.baseline):,} bytes): commit it with the reason")
+            target = a.baseline or baseline_for_update(signature, a.baseline_dir, a.default_baseline)
+            os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+            write_compact_timing(data, target)
+            print(f"timing: wrote the time baseline {os.path.relpath(target, ROOT)} from this run "
+                  f"({os.path.getsize(target):,} bytes, {cpu_of(data['context'])}): "
+                  f"commit it with the reason")
+
+
+def cpu_of(ctx):
+    """A run context's CPU as the result files name it ("AMD EPYC (Zen 5)")."""
+    return R.ResultFile("", ctx, {}).cpu if ctx.get("nnuelab_cpu_model") else "an unrecorded CPU"
 
 
 def machines(base_ctx, now_ctx):
     """Which CPUs the time baseline and this run come from, and whether they are one core
     (the ratios to the reference move with the core: a baseline of another core says
     nothing about a change of code)."""
-    def cpu(ctx):
-        return R.ResultFile("", ctx, {}).cpu if ctx.get("nnuelab_cpu_model") else "an unrecorded CPU"
     b_sig, n_sig = base_ctx.get("nnuelab_cpu_signature"), now_ctx.get("nnuelab_cpu_signature")
     day = str(base_ctx.get("date", ""))[:10]
-    line = f"the baseline was timed on {cpu(base_ctx)}{' on ' + day if day else ''}, this run on {cpu(now_ctx)}"
+    line = f"the baseline was timed on {cpu_of(base_ctx)}{' on ' + day if day else ''}, this run on {cpu_of(now_ctx)}"
     if b_sig and n_sig:
         return line + (": the same core" if b_sig == n_sig else
                        f": another core ({b_sig}, now {n_sig}), so a change in the ratios below is the core's as much as the code's")
     return line + ": whether they are the same core is not recorded (a baseline made before 2026-12-01 has no CPUID signature)"
 
 
-def compare_timing(a, base, data):
+def compare_timing(a, base, baseline, data):
     if base is None:
-        print(f"timing: NO time baseline at {a.baseline}: nothing to compare (to create one: "
-              f"./lab regress --timing --update-timing)")
+        print("timing: NO time baseline: nothing to compare (to create this core's: "
+              "./lab regress --timing --update-timing)")
         return 0
     if not os.path.exists(COMPARE_PY):
         print(f"timing: {COMPARE_PY} is missing (Debian: apt-get install libbenchmark-tools): no U test")
         return 0
-    print(f"timing: compare.py against {os.path.relpath(a.baseline, ROOT)} "
+    print(f"timing: compare.py against {os.path.relpath(baseline, ROOT)} "
           f"(Time/CPU: relative change, negative = faster; U test p-values on the _pvalue rows; "
           f"wall time on a shared machine: information, never a failure)\n", flush=True)
     with tempfile.TemporaryDirectory(prefix="nnuelab-timing-") as d:
@@ -489,8 +553,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=["check", "update", "repeat", "timing"])
     ap.add_argument("--binary", required=True, help="nnuelab_regress (or nnuelab_regress_planted)")
-    ap.add_argument("--baseline", help="default: results/baseline-instructions.json "
-                                       "(timing: results/baseline-timing.json)")
+    ap.add_argument("--baseline", help="default: results/baseline-instructions.json (timing: this core's file "
+                                       "in --baseline-dir, else one of its model, else results/baseline-timing.json)")
+    ap.add_argument("--baseline-dir", default=BASELINE_DIR,
+                    help="timing: the per-core time baselines, one file per CPUID signature "
+                         "(default results/baseline-timing/)")
+    ap.add_argument("--default-baseline", default=DEFAULT_TIMING_BASELINE,
+                    help="timing: read when --baseline-dir has no file of this core, written by "
+                         "--update-baseline for a run without a signature (default results/baseline-timing.json)")
     ap.add_argument("--threshold", type=float, help="percent growth that fails (default: the baseline's, 2)")
     ap.add_argument("--filter", help="only the cases matching this regex")
     ap.add_argument("--bench", help="timing: the nnuelab_bench binary")
@@ -507,10 +577,16 @@ def main():
                     help="timing: write this run to the baseline afterwards (compact form)")
     a = ap.parse_args()
     if a.command == "timing":
-        a.baseline = a.baseline or os.path.join(ROOT, "results", "baseline-timing.json")
         a.out = a.out or os.path.join(ROOT, "results", f"{platform.node().split('.')[0]}-timing.json")
         if not a.bench:
             die("timing needs --bench")
+        committed = (os.path.abspath(a.baseline_dir), os.path.abspath(a.default_baseline)) == \
+            (os.path.abspath(BASELINE_DIR), os.path.abspath(DEFAULT_TIMING_BASELINE))
+        if a.update_baseline and a.filter and not a.baseline and committed:
+            # A core's committed baseline is one run of every case: a filtered run would replace
+            # it with a few cases (and merging two runs' repetitions would mix two machine states).
+            die("timing: --update-baseline with --filter would cut this core's time baseline down to the "
+                "filter's cases: run it without --filter (or write elsewhere with --baseline F)")
         return cmd_timing(a)
     a.baseline = a.baseline or os.path.join(ROOT, "results", "baseline-instructions.json")
     return {"check": cmd_check, "update": cmd_update, "repeat": cmd_repeat}[a.command](a)

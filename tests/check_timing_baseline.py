@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""The timing report reads this core's time baseline: usage check_timing_baseline.py REGRESS_PY BENCH BINARY
+
+`tools/regress.py timing` (./lab regress --timing) keeps one time baseline per CPUID
+signature in results/baseline-timing/ and reads this core's, else one of the same model at
+another stepping, else the unsigned default (results/baseline-timing.json);
+`--update-baseline` writes this core's file. Checked two ways:
+- the choice itself (pick_baseline, baseline_for_update) over hand-made baseline files of
+  several signatures, an unreadable file and the run's own output in the folder;
+- short real runs (crelu32's reference and one AVX2 form, 2 repetitions) into an empty folder: the first
+  finds no baseline and writes this core's, named after the signature its context records;
+  the second reads that file as this core's and calls it the same core. A third run with
+  only a baseline of another signature and an unsigned default reads the default.
+A filtered update of the committed baselines is refused. Exit 1 on a failure (each a line starting "FAIL  ").
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from checks import check, failures
+
+regress_py, bench, binary = sys.argv[1:4]
+sys.path.insert(0, os.path.dirname(os.path.abspath(regress_py)))
+import regress  # noqa: E402
+
+ZEN5 = "AuthenticAMD family 26 model 2 stepping 1"
+ZEN5_B0 = "AuthenticAMD family 26 model 2 stepping 0"
+ZEN3 = "AuthenticAMD family 25 model 1 stepping 1"
+ARM = "implementer 0x41 part 0xd0c variant 0x3 revision 1"
+
+
+def write(path, signature):
+    ctx = {"date": "2026-12-01T00:00:00+00:00", "nnuelab_cpu_model": "AMD EPYC"}
+    if signature:
+        ctx["nnuelab_cpu_signature"] = signature
+    with open(path, "w") as f:
+        json.dump({"format": regress.BASELINE_FORMAT, "context": ctx, "time_unit": "ns",
+                   "real_time": {"crelu32/scalar/reference/32/dense:100": [10.0, 11.0]}}, f)
+
+
+# ---- the choice -------------------------------------------------------------------------
+with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
+    folder, default = os.path.join(d, "per-core"), os.path.join(d, "default.json")
+    os.mkdir(folder)
+    slug = regress.signature_slug(ZEN5)
+    check(slug == "authenticamd-family-26-model-2-stepping-1", f"a signature's file name: {slug}")
+    check(regress.baseline_for_update(ZEN5, folder, default) == os.path.join(folder, slug + ".json"),
+          "an update writes the signature's file")
+    check(regress.baseline_for_update(None, folder, default) == default,
+          "an update of a run without a signature writes the default file")
+
+    path, why = regress.pick_baseline(ZEN5, folder, default)
+    check(path is None and why.startswith("none"), f"an empty folder and no default: no baseline ({why})")
+    write(default, None)
+    path, why = regress.pick_baseline(ZEN5, folder, default)
+    check(path == default and "default" in why, f"nothing of this core: the default ({why})")
+    write(os.path.join(folder, "zen3.json"), ZEN3)
+    write(os.path.join(folder, "arm.json"), ARM)
+    with open(os.path.join(folder, "broken.json"), "w") as f:
+        f.write("{ not json")
+    path, why = regress.pick_baseline(ZEN5, folder, default)
+    check(path == default, f"other cores' files and a broken one: still the default ({why})")
+    write(os.path.join(folder, "zen5-b0.json"), ZEN5_B0)
+    path, why = regress.pick_baseline(ZEN5, folder, default)
+    check(path == os.path.join(folder, "zen5-b0.json") and "stepping 0" in why,
+          f"the same model at another stepping before the default ({why})")
+    write(os.path.join(folder, "zen5.json"), ZEN5)
+    path, why = regress.pick_baseline(ZEN5, folder, default)
+    check(path == os.path.join(folder, "zen5.json") and why == "this core's", f"this core's file first ({why})")
+    path, why = regress.pick_baseline(ZEN5, folder, default, this_run=os.path.join(folder, "zen5.json"))
+    check(path == os.path.join(folder, "zen5-b0.json"), f"the run's own output is never its baseline ({why})")
+    path, why = regress.pick_baseline(ARM, folder, default)
+    check(path == os.path.join(folder, "arm.json"), f"an ARM signature finds its file ({why})")
+    path, why = regress.pick_baseline(None, folder, default)
+    check(path == default, f"a run without a signature reads the default ({why})")
+
+
+# ---- two real runs ------------------------------------------------------------------------
+def timing(folder, default, out, *extra):
+    cmd = ["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary,
+           "--filter", r"^crelu32/(scalar/reference|avx2/packs_shift_permute)/", "--repetitions", "2",
+           "--min-time", "0.001", "--baseline-dir", folder, "--default-baseline", default, "--out", out, *extra]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    check(p.returncode == 0, f"the report ran (exit {p.returncode}{': ' + p.stderr[-300:] if p.returncode else ''})")
+    return p.stdout
+
+
+# A filtered update of the committed baselines is refused before anything runs: it would cut
+# this core's baseline down to the filter's cases.
+p = subprocess.run(["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary, "--filter", "crelu32",
+                    "--update-baseline", "--out", os.devnull], capture_output=True, text=True)
+check(p.returncode == 2 and "--update-baseline with --filter" in p.stderr,
+      f"a filtered update of the committed baselines is refused (exit {p.returncode}: {p.stderr.strip()[-200:]})")
+
+with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
+    folder, default, out = os.path.join(d, "per-core"), os.path.join(d, "default.json"), os.path.join(d, "run.json")
+    text = timing(folder, default, out, "--update-baseline")
+    with open(out) as f:
+        run = json.load(f)
+    signature = run["context"].get("nnuelab_cpu_signature")
+    ran = regress.compact_timing(run)["real_time"]
+    if not signature:
+        check(os.path.exists(default), "a run without a CPU signature wrote the default baseline")
+    else:
+        own = os.path.join(folder, regress.signature_slug(signature) + ".json")
+        check("time baseline: none" in text, "the first run found no baseline")
+        check(os.path.exists(own), f"the first run wrote this core's baseline {os.path.basename(own)}")
+        if os.path.exists(own):
+            with open(own) as f:
+                written = json.load(f)
+            check(written["format"] == regress.BASELINE_FORMAT and
+                  written["context"].get("nnuelab_cpu_signature") == signature and
+                  written["real_time"] == ran and len(ran) >= 2 and all(len(v) == 2 for v in ran.values()),
+                  f"it holds this run: its signature, its {len(ran)} benchmarks' 2 repetitions each")
+        text = timing(folder, default, out)
+        check("(this core's)" in text and ": the same core" in text, "the second run read it as this core's")
+        # Only another core's file and an unsigned default: the default, and the report says
+        # it cannot tell whether the cores match.
+        os.rename(own, os.path.join(folder, "other.json"))
+        with open(os.path.join(folder, "other.json")) as f:
+            other = json.load(f)
+        other["context"]["nnuelab_cpu_signature"] = "GenuineIntel family 6 model 85 stepping 7"
+        with open(os.path.join(folder, "other.json"), "w") as f:
+            json.dump(other, f)
+        del other["context"]["nnuelab_cpu_signature"]
+        with open(default, "w") as f:
+            json.dump(other, f)
+        text = timing(folder, default, out)
+        check(f"time baseline: {os.path.relpath(default, regress.ROOT)} (the default" in text and
+              "is not recorded" in text, "another core's file only: the default read, the cores not known to match")
+
+sys.exit(1 if failures else 0)
