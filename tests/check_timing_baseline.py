@@ -15,6 +15,7 @@ A filtered update of the committed baselines is refused. Exit 1 on a failure (ea
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -115,6 +116,9 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
                   f"it holds this run: its signature, its {len(ran)} benchmarks' 2 repetitions each")
         text = timing(folder, default, out)
         check("(this core's)" in text and ": the same core" in text, "the second run read it as this core's")
+        # Its forms at the shapes with a reference (not the inlined shape: no reference there).
+        check(re.search(r"the ratios to the reference against the baseline's, over 2 benchmarks: median [+-]", text),
+              "and summed up the changes of its 2 forms' ratios to the reference")
         # Only another core's file and an unsigned default: the default, and the report says
         # it cannot tell whether the cores match.
         os.rename(own, os.path.join(folder, "other.json"))

@@ -467,6 +467,16 @@ def cmd_timing(a):
         print(f"{k:<{w}}  {meds[k]:>9.1f}  {rs}  {bs}  {cs}")
     print("(/ ref: time over the op's scalar reference at the same shape, measured in this process; "
           "baseline: that ratio in the time baseline)")
+    # The spread of those changes in one line: a change of code shows as a few cases outside
+    # it; a machine in another state (or another core) as a wide spread of every case.
+    moved = sorted(now_ratio[k] / base_ratio[k] - 1 for k in now_ratio
+                   if base_ratio.get(k) and k.split("/")[1:3] != ["scalar", "reference"])
+    if moved:
+        def pct(q):
+            return moved[min(len(moved) - 1, int(q * len(moved)))]
+        print(f"timing: the ratios to the reference against the baseline's, over {len(moved)} benchmarks: "
+              f"median {median(moved):+.1%}, 10th to 90th percentile {pct(0.1):+.1%} to {pct(0.9):+.1%}, "
+              f"extremes {moved[0]:+.1%} and {moved[-1]:+.1%}")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
     try:
         return compare_timing(a, base, baseline, data)
