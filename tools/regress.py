@@ -6,7 +6,8 @@
       with the baseline: exit 1 when any case grew by more than PCT (default 2), naming it
   regress.py update --binary B [--baseline F]       rewrite the baseline from this tree
   regress.py repeat --binary B [--filter REGEX]     two runs must give identical counts
-  regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F] [--out F] [--update-baseline]
+  regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F | --baseline-dir D --default-baseline F]
+                    [--out F] [--update-baseline]
       the same cases timed interleaved, pinned, 9 repetitions; compare.py (U test) against
       the time baseline; ratios to the scalar reference. Never fails (exit 0).
       The time baseline: this core's (results/baseline-timing/<signature>.json), else one of
