@@ -11,7 +11,8 @@ another stepping, else the unsigned default (results/baseline-timing.json);
   finds no baseline and writes this core's, named after the signature its context records;
   the second reads that file as this core's and calls it the same core. A third run with
   only a baseline of another signature and an unsigned default reads the default.
-A filtered update of the committed baselines is refused. Exit 1 on a failure (each a line starting "FAIL  ").
+A filtered update of the committed baselines is refused. The list of cases that moved
+unlike the rest (unlike_the_rest) is checked on planted changes. Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import json
 import os
@@ -75,6 +76,21 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
     check(path == os.path.join(folder, "arm.json"), f"an ARM signature finds its file ({why})")
     path, why = regress.pick_baseline(None, folder, default)
     check(path == default, f"a run without a signature reads the default ({why})")
+
+
+# ---- the cases that moved unlike the rest ------------------------------------------------
+spread = {f"case{i}": 0.30 + 0.05 * ((i % 11) - 5) / 5 for i in range(40)}  # every case +25..+35%
+edges, cases = regress.unlike_the_rest(spread)
+check(cases == [], f"every case moved alike (+25% to +35%): none listed, edges {edges[0]:+.1%} {edges[1]:+.1%}")
+planted = dict(spread, slower=(1 + 0.30) * 2 - 1, faster=(1 + 0.30) / 2 - 1)
+edges, cases = regress.unlike_the_rest(planted)
+check([k for _, k in cases] == ["slower", "faster"],
+      f"one case 2x slower and one 2x faster than the rest: both listed, slower first ({cases})")
+flat = {f"case{i}": 0.0 for i in range(20)}
+check(regress.unlike_the_rest(dict(flat, small=0.05))[1] == [] and
+      [k for _, k in regress.unlike_the_rest(dict(flat, big=0.15))[1]] == ["big"],
+      "with no spread at all, a change under 10% is not listed and one over it is")
+check(regress.unlike_the_rest({f"case{i}": 0.0 for i in range(7)}) is None, "fewer than 8 cases: no verdict")
 
 
 # ---- two real runs ------------------------------------------------------------------------

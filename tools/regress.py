@@ -20,6 +20,7 @@ import argparse
 import datetime
 import glob
 import json
+import math
 import os
 import platform
 import re
@@ -408,6 +409,22 @@ def pick_baseline(signature, directory, default, this_run=None):
     return None, f"none: no baseline of this core in {where}/ and no {os.path.relpath(default, ROOT)}"
 
 
+def unlike_the_rest(changes, z=3.5, floor=0.10):
+    """The cases whose change (of the ratio to the reference, against the baseline's) lies
+    more than z robust standard deviations from the median change (1.4826 x the median
+    absolute deviation, taken over log(1 + change): a halving and a doubling weigh alike) and
+    at least `floor` from it: ((low, high), [(change, name), ...] largest first), low and
+    high the changes at the edges; None for fewer than 8 cases. On a machine whose slow
+    spells move every case, the edges widen with them instead of listing half the cases."""
+    if len(changes) < 8:
+        return None
+    logs = {k: math.log1p(v) for k, v in changes.items()}
+    m = median(list(logs.values()))
+    spread = max(z * 1.4826 * median([abs(x - m) for x in logs.values()]), math.log1p(floor))
+    out = sorted(((math.expm1(x), k) for k, x in logs.items() if abs(x - m) > spread), reverse=True)
+    return (math.expm1(m - spread), math.expm1(m + spread)), out
+
+
 def cmd_timing(a):
     names = bench_names(a.bench, a.binary, a.filter)
     if not names:
@@ -470,14 +487,22 @@ def cmd_timing(a):
           "baseline: that ratio in the time baseline)")
     # The spread of those changes in one line: a change of code shows as a few cases outside
     # it; a machine in another state (or another core) as a wide spread of every case.
-    moved = sorted(now_ratio[k] / base_ratio[k] - 1 for k in now_ratio
-                   if base_ratio.get(k) and k.split("/")[1:3] != ["scalar", "reference"])
+    changes = {k: now_ratio[k] / base_ratio[k] - 1 for k in now_ratio
+               if base_ratio.get(k) and k.split("/")[1:3] != ["scalar", "reference"]}
+    moved = sorted(changes.values())
     if moved:
         def pct(q):
             return moved[min(len(moved) - 1, int(q * len(moved)))]
         print(f"timing: the ratios to the reference against the baseline's, over {len(moved)} benchmarks: "
               f"median {median(moved):+.1%}, 10th to 90th percentile {pct(0.1):+.1%} to {pct(0.9):+.1%}, "
               f"extremes {moved[0]:+.1%} and {moved[-1]:+.1%}")
+    unlike = unlike_the_rest(changes)
+    if unlike:
+        (low, high), cases = unlike
+        print(f"timing: {len(cases)} moved unlike the rest (a ratio change outside {low:+.1%} to {high:+.1%}: "
+              f"3.5 robust deviations from the median change, this run's spread){':' if cases else ''}")
+        for change, name in cases:
+            print(f"timing:   {change:+7.1%}  {name}")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
     try:
         return compare_timing(a, base, baseline, data)
