@@ -129,6 +129,11 @@ def reference_of(name):
     return "/".join([parts[0], "scalar", "reference"] + parts[3:])
 
 
+def is_reference(name):
+    """Whether a benchmark name <op>/<isa>/<technique>/... is its op's scalar reference."""
+    return name.split("/")[1:3] == ["scalar", "reference"]
+
+
 def fmt(x):
     return "-" if x is None else f"{x:,.1f}"
 
@@ -455,7 +460,7 @@ def cmd_timing(a):
             if b.get("run_type") == "iteration":
                 runs.setdefault("/".join(b["name"].split("/")[:5]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
-        refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if k.split("/")[1:3] == ["scalar", "reference"]}
+        refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if is_reference(k)}
         return meds, {k: v / refs[(k.split("/")[0], k.split("/")[3])] for k, v in meds.items()
                       if (k.split("/")[0], k.split("/")[3]) in refs}
 
@@ -488,7 +493,7 @@ def cmd_timing(a):
     # The spread of those changes in one line: a change of code shows as a few cases outside
     # it; a machine in another state (or another core) as a wide spread of every case.
     changes = {k: now_ratio[k] / base_ratio[k] - 1 for k in now_ratio
-               if base_ratio.get(k) and k.split("/")[1:3] != ["scalar", "reference"]}
+               if base_ratio.get(k) and not is_reference(k)}
     moved = sorted(changes.values())
     if moved:
         def pct(q):
