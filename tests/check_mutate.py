@@ -1,0 +1,174 @@
+#!/usr/bin/python3
+"""The mutation tester's own parts: usage check_mutate.py MUTATE_PY TEST_BINARY
+
+`tools/mutate.py` (./lab mutate) plants one change per mutant in a private copy of the tree,
+builds it and runs the suite; a full run takes hours, so CTest checks its parts instead:
+- the operators: each turns a sample line into the expected mutant, and nothing is mutated
+  in a comment, a string or a preprocessor line;
+- every kernel file with mutants gets a first-stage test filter that selects tests of the
+  real suite (TEST_BINARY --gtest_list_tests), so no mutant is "killed" or "survives" on
+  an empty selection;
+- every entry of tools/mutate_equivalent.txt names a mutant the tool still makes (a stale
+  entry would excuse nothing, or the wrong line);
+- the copy: changed files copied, unchanged ones untouched, files gone from git removed,
+  the copy's build folder kept; the user's tree never written;
+- the test runs' verdicts, on stand-in test binaries: a pass, a failure naming the test, a
+  crash (signal), a timeout, and a shard that fails stopping the other.
+Exit 1 on a failure (each a line starting "FAIL  ").
+"""
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+from checks import check, failures
+
+mutate_py, test_binary = sys.argv[1:3]
+sys.path.insert(0, os.path.dirname(os.path.abspath(mutate_py)))
+import mutate as M  # noqa: E402
+
+
+def one(line, operator):
+    found = M.mutants_of_text("kernels/x/avx2.cpp", line, [operator])
+    return [m["after"] for m in found]
+
+
+# ---- the operators -------------------------------------------------------------------------
+cases = [
+    ("add->sub", "  a = _mm256_add_epi32(a, b);", "  a = _mm256_sub_epi32(a, b);"),
+    ("adds->add", "x = _mm_adds_epu8(x, y);", "x = _mm_add_epi8(x, y);"),
+    ("subs->sub", "x = _mm512_subs_epi16(x, y);", "x = _mm512_sub_epi16(x, y);"),
+    ("packs->packus", "p = _mm256_packs_epi32(a, b);", "p = _mm256_packus_epi32(a, b);"),
+    ("packus->packs", "p = _mm_packus_epi16(a, b);", "p = _mm_packs_epi16(a, b);"),
+    ("max->min", "m = _mm256_max_epi8(a, z);", "m = _mm256_min_epi8(a, z);"),
+    ("srai->srli", "s = _mm256_srai_epi16(a, 6);", "s = _mm256_srli_epi16(a, 6);"),
+    ("mulhi-signedness", "h = _mm256_mulhi_epu16(a, b);", "h = _mm256_mulhi_epi16(a, b);"),
+    ("unpacklo<->hi", "u = _mm_unpackhi_epi8(a, b);", "u = _mm_unpacklo_epi8(a, b);"),
+    ("cmpgt->cmpeq", "c = _mm_cmpgt_epi8(a, b);", "c = _mm_cmpeq_epi8(a, b);"),
+    ("andnot->and", "c = _mm256_andnot_si256(a, b);", "c = _mm256_and_si256(a, b);"),
+    ("vadd->vsub", "acc = vaddq_s32(acc, t);", "acc = vsubq_s32(acc, t);"),
+    ("vget_low<->high", "int8x8_t l = vget_high_s8(w);", "int8x8_t l = vget_low_s8(w);"),
+    ("vzip/uzp 1<->2", "t = vzip2q_s16(a, b);", "t = vzip1q_s16(a, b);"),
+    ("xs::max->min", "d = xs::max(c, -c);", "d = xs::min(c, -c);"),
+    ("u8/i8-operands-swapped", "p = _mm256_maddubs_epi16(x, V::load(w + 4 * k));",
+     "p = _mm256_maddubs_epi16(V::load(w + 4 * k), x);"),
+    ("u8/i8-operands-swapped", "return _mm512_dpbusd_epi32(acc, u, w);", "return _mm512_dpbusd_epi32(acc, w, u);"),
+    ("dpbusd<->dpbusds", "return _mm256_dpbusds_avx_epi32(acc, u, w);", "return _mm256_dpbusd_avx_epi32(acc, u, w);"),
+    ("shift+1", "const V m = (d * d) >> 8;", "const V m = (d * d) >> 9;"),
+    ("shift-count+1", "s = _mm256_srli_epi16(_mm256_mulhi_epi16(a, b), 7);",
+     "s = _mm256_srli_epi16(_mm256_mulhi_epi16(a, b), 8);"),
+    ("shift-count+1", "n = vshrn_n_u16(v, 4);", "n = vshrn_n_u16(v, 5);"),
+    ("selector^1", "r = _mm256_permute4x64_epi64(p, 0xD8);", "r = _mm256_permute4x64_epi64(p, 0xd9);"),
+    ("selector^1", "h = _mm256_extracti128_si256(v, 1);", "h = _mm256_extracti128_si256(v, 0);"),
+]
+for op, before, after in cases:
+    got = one(before, op)
+    check(got == [after], f"{op}: {before.strip()!r} -> {after.strip()!r} (got {got})")
+check(one("a = _mm256_add_epi32(b, _mm256_add_epi32(c, d));", "add->sub") ==
+      ["a = _mm256_sub_epi32(b, _mm256_add_epi32(c, d));", "a = _mm256_add_epi32(b, _mm256_sub_epi32(c, d));"],
+      "two matches on a line: two mutants, each changing one")
+for line, what in [("  // _mm256_add_epi32 sums the lanes", "a comment line"),
+                   ("x = y;  // then _mm256_add_epi32(x, y)", "a trailing comment"),
+                   ('  return "needs _mm256_add_epi32 (x >> 2)";', "a string"),
+                   ("#define ADD _mm256_add_epi32", "a preprocessor line"),
+                   ("  std::vector<std::vector<int>> v;", "a template's closing >>"),
+                   ("  x >>= 1;", "a compound shift (not an operator of the tool)")]:
+    check(not M.mutants_of_text("kernels/x/avx2.cpp", line), f"nothing mutated in {what}")
+check(one("s = _mm256_slli_epi16(a, 0);", "shift-count+1") == ["s = _mm256_slli_epi16(a, 1);"],
+      "a shift count of 0 becomes 1")
+
+# ---- the first stage's filters select real tests ------------------------------------------
+listed = subprocess.run([test_binary, "--gtest_list_tests"], capture_output=True, text=True, check=True).stdout
+names, suite = [], None
+for line in listed.splitlines():
+    if not line.startswith(" "):
+        suite = line.strip()
+    else:
+        names.append(suite + line.split()[0])
+
+
+def selects(gfilter):
+    import fnmatch
+    pats = gfilter.split(":")
+    return sum(1 for n in names if any(fnmatch.fnmatchcase(n, p) for p in pats))
+
+
+files = sorted({m["file"] for m in M.select(type("A", (), {"file": None, "operator": None})())[1]})
+check(len(files) > 20, f"mutants in {len(files)} kernel files")
+empty = [f for f in files if M.test_filter(f) and selects(M.test_filter(f)) == 0]
+check(not empty, f"every file's first-stage filter selects tests ({empty or 'all do'})")
+check(M.test_filter("kernels/find_nnz/avx2.cpp") == "*/find_nnz_avx2_*", "an ISA file: its op and ISA")
+check(M.test_filter("kernels/affine/neon-dotprod.cpp") == "*/affine_neon_dotprod_*", "neon-dotprod spelled as in the tests")
+check(M.test_filter("kernels/affine/neon_techniques.h") == "*/affine_neon_*:*/affine_neon_dotprod_*:*/affine_neon_i8mm_*", "an op header: the ISA files of the op that include it")
+f = M.test_filter("kernels/common/avx2.h") or ""
+check("*/affine_avx2_*" in f.split(":") and not any(p.startswith("*/crelu") or "neon" in p for p in f.split(":")),
+      f"a common header: the ISA files that include it ({f})")
+
+# ---- the equivalent mutants' list is current --------------------------------------------------
+known = M.load_equivalent()
+all_keys = {M.key_of(m) for m in M.select(type("A", (), {"file": None, "operator": None})())[1]}
+stale = [k for k in known if k not in all_keys]
+check(not stale, f"every entry of tools/mutate_equivalent.txt ({len(known)}) is a mutant the tool makes"
+      + (f"; stale: {stale}" if stale else ""))
+
+with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
+    bad = os.path.join(d, "bad.txt")
+    with open(bad, "w") as fh:
+        fh.write("kernels/a.cpp | add->sub | only three fields\n")
+    p = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(mutate_py))!r});"
+                        f"import mutate; mutate.load_equivalent({bad!r})"], capture_output=True, text=True)
+    check(p.returncode == 2 and "bad.txt:1" in p.stderr, "a malformed equivalents line is a clear error naming it")
+
+    # ---- the copy ---------------------------------------------------------------------------
+    root, copy = os.path.join(d, "tree"), os.path.join(d, "copy")
+    os.makedirs(os.path.join(root, "kernels"))
+    for rel, text in [("kernels/a.cpp", "one\n"), ("kernels/b.cpp", "two\n"), ("README.md", "r\n")]:
+        with open(os.path.join(root, rel), "w") as fh:
+            fh.write(text)
+    subprocess.run(["git", "init", "-q", root], check=True)
+    subprocess.run(["git", "-C", root, "add", "."], check=True)
+    M.ROOT, M.COPY = root, copy
+    M.sync_copy()
+    check(open(os.path.join(copy, "kernels/a.cpp")).read() == "one\n", "the copy holds the tracked files")
+    os.makedirs(os.path.join(copy, "build", "default"))
+    open(os.path.join(copy, "build", "default", "keep"), "w").close()
+    open(os.path.join(copy, "kernels", "stale.cpp"), "w").close()
+    os.utime(os.path.join(copy, "kernels/b.cpp"), (1, 1))
+    with open(os.path.join(root, "kernels/a.cpp"), "w") as fh:
+        fh.write("one, edited\n")
+    before = {rel: os.stat(os.path.join(root, rel)).st_mtime_ns for rel in ("kernels/a.cpp", "kernels/b.cpp", "README.md")}
+    M.sync_copy()
+    check(open(os.path.join(copy, "kernels/a.cpp")).read() == "one, edited\n", "an edit in the tree reaches the copy")
+    check(os.stat(os.path.join(copy, "kernels/b.cpp")).st_mtime == 1, "an unchanged file is not rewritten (its build is kept)")
+    check(not os.path.exists(os.path.join(copy, "kernels", "stale.cpp")), "a file git does not track is removed from the copy")
+    check(os.path.exists(os.path.join(copy, "build", "default", "keep")), "the copy's build folder is kept")
+    after = {rel: os.stat(os.path.join(root, rel)).st_mtime_ns for rel in before}
+    check(before == after, "the tree itself is not written")
+
+    # ---- the verdicts of a test run -----------------------------------------------------------
+    M.BUILD = d
+
+    def fake(body):
+        path = os.path.join(d, "fake-tests")
+        with open(path, "w") as fh:
+            fh.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        M.TEST_BIN = path
+
+    fake('echo "[==========] 7 tests from 2 test suites ran."; exit 0')
+    v = M.run_tests(None, 2, timeout=30)
+    check(v[0] == "pass" and v[1] == 14, f"two passing shards: pass, their tests summed ({v})")
+    fake('if [ "$GTEST_SHARD_INDEX" = 1 ]; then echo "[  FAILED  ] Crelu32.MatchesReference/x_1"; '
+         'echo "[  FAILED  ] Crelu32.MatchesReference/x_1"; exit 1; fi; sleep 20; exit 0')
+    v = M.run_tests("*/crelu32_*", 2, timeout=60)
+    check(v[0] == "fail" and v[3] == "Crelu32.MatchesReference/x_1" and v[2] < 10,
+          f"a failing shard: fail, the test named, the other shard stopped ({v[0]}, {v[3]!r}, {v[2]:.1f} s)")
+    fake('kill -SEGV $$')
+    v = M.run_tests(None, 1, timeout=30)
+    check(v[0] == "crash" and v[3] == "signal 11", f"a crash: its signal ({v})")
+    fake("sleep 30")
+    v = M.run_tests(None, 2, timeout=1)
+    check(v[0] == "timeout" and v[2] < 10, f"a hang: timeout, the shards stopped ({v[0]}, {v[2]:.1f} s)")
+
+print(f"{len(failures)} failures" if failures else "all checks passed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,581 @@
+#!/usr/bin/python3
+"""Mutation testing of the kernels (./lab mutate): does the test suite notice a planted bug?
+
+Each mutant changes one thing on one line of a kernel source: an intrinsic for its sibling
+(add for sub, a saturating add for a wrapping one, packs for packus, max for min, an
+arithmetic shift for a logical one, unpacklo for unpackhi, ...) or an immediate (a shift
+count, a permute or extract selector). The mutant is compiled into a private copy of the
+tree (build/mutate/src: the user's files are never touched, even when the run is killed)
+and the GoogleTest suite runs on it: first the tests of the mutated file's variants, then,
+if they all pass, the whole suite. A mutant the suite passes "survived": either the tests
+miss a bug there, or the change is equivalent (it cannot alter an output: say why, and
+keep it in tools/mutate_equivalent.txt).
+
+  mutate.py list [--file GLOB ...] [--operator NAME ...]
+      the mutants, one line each (file:line operator: before -> after), nothing built
+  mutate.py run  [--file GLOB ...] [--operator NAME ...] [--max N] [--seed S]
+                 [--budget TIME] [--jobs J] [--out F] [--fail-on-survivor]
+      build and test each mutant; prints a line per mutant, then the survivors and a table
+      per file; writes the results (JSON) to --out (default results/<host>-mutate-<time>.json)
+
+Files: kernels/<op>/*.cpp|*.h|*.inc and kernels/common/*.h, but the registries and the CPU
+detection (--file takes globs relative to the repository, e.g. 'kernels/crelu32/*').
+Standard library only.
+"""
+import argparse
+import datetime
+import fnmatch
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.path.join(ROOT, "build", "mutate")
+COPY = os.path.join(WORK, "src")
+BUILD = os.path.join(COPY, "build", "default")
+TEST_BIN = os.path.join(BUILD, "tests", "nnuelab_tests")
+EQUIVALENT = os.path.join(ROOT, "tools", "mutate_equivalent.txt")
+
+# The ISA files' names (kernels/<op>/<isa>.cpp) as the test names spell them.
+ISA_FILES = {"scalar", "sse2", "ssse3", "sse41", "avx2", "avx512bw", "avx512vnni",
+             "avx512vbmi2", "avxvnni", "xsimd", "neon", "neon-dotprod", "neon-i8mm"}
+# Sources that hold no kernel arithmetic: the registries, the dispatch, CPU detection.
+NOT_KERNELS = ("registry", "all_variants.cpp", "cpu.cpp", "cpu.h", "variant.cpp", "variant.h",
+               "isa.h", "registry_macros.h", "packed.cpp", "packed.h", "simde_shim.h")
+
+
+def die(msg, code=2):
+    print(f"mutate: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+# ---- the mutation operators ---------------------------------------------------------------
+# Each: a name, a pattern, and what a match becomes (a string for re's sub, or a function of
+# the match returning the new text or None when that match is not to be mutated).
+X = r"(_mm(?:256|512)?_)"  # the x86 intrinsic prefix of every width
+
+
+def _imm(step):
+    """An immediate literal changed by `step` (a function of the value)."""
+    def f(m):
+        text = m.group(2)
+        value = int(text, 16) if text.lower().startswith("0x") else int(text)
+        new = step(value)
+        if new is None or new == value or new < 0:
+            return None
+        spelled = hex(new) if text.lower().startswith("0x") else str(new)
+        return m.group(1) + spelled + m.group(3)
+    return f
+
+
+# Calls whose last argument is an immediate: its count or selector.
+_SHIFT_CALL = r"((?:_mm(?:256|512)?_(?:srai|srli|slli|bsrli|bslli)_\w+|v(?:q?r?shr[nu]?|q?shl|shrn|rshrn|qshrun|qrshrun)\w*_n_\w+)\([^;()]*(?:\([^;()]*\)[^;()]*)*,\s*)(0x[0-9a-fA-F]+|\d+)(\s*\))"
+_SELECT_CALL = r"((?:_mm(?:256|512)?_(?:permute\w*|shuffle_epi32|shufflehi\w*|shufflelo\w*|extract\w*|insert\w*|alignr\w*|blend_epi\w*)|vextq_\w+|vgetq_lane_\w+)\([^;()]*(?:\([^;()]*\)[^;()]*)*,\s*)(0x[0-9a-fA-F]+|\d+)(\s*\))"
+
+OPERATORS = [
+    # x86: the arithmetic and its saturation domain
+    ("add->sub", X + r"add_(epi(?:8|16|32|64))\b", r"\1sub_\2"),
+    ("sub->add", X + r"sub_(epi(?:8|16|32|64))\b", r"\1add_\2"),
+    ("adds->add", X + r"adds_ep[iu](8|16)\b", r"\1add_epi\2"),
+    ("subs->sub", X + r"subs_ep[iu](8|16)\b", r"\1sub_epi\2"),
+    ("packs->packus", X + r"packs_epi(16|32)\b", r"\1packus_epi\2"),
+    ("packus->packs", X + r"packus_epi(16|32)\b", r"\1packs_epi\2"),
+    ("max->min", X + r"max_(ep[iu](?:8|16|32))\b", r"\1min_\2"),
+    ("min->max", X + r"min_(ep[iu](?:8|16|32))\b", r"\1max_\2"),
+    ("srai->srli", X + r"srai_(epi(?:16|32))\b", r"\1srli_\2"),
+    ("srli->srai", X + r"srli_(epi(?:16|32))\b", r"\1srai_\2"),
+    ("mulhi-signedness", X + r"mulhi_ep([iu])16\b", None),  # epi16 <-> epu16, below
+    ("mullo->mulhi", X + r"mullo_epi16\b", r"\1mulhi_epi16"),
+    ("unpacklo<->hi", X + r"unpack(lo|hi)_", None),
+    ("cmpgt->cmpeq", X + r"cmpgt_(epi\d+)\b", r"\1cmpeq_\2"),
+    ("cmpeq->cmpgt", X + r"cmpeq_(epi\d+)\b", r"\1cmpgt_\2"),
+    ("andnot->and", X + r"andnot_si(128|256|512)\b", r"\1and_si\2"),
+    # the dot primitives: the unsigned and signed operands swapped (maddubs and dpbusd read
+    # their first operand as u8, the second as i8), and dpbusd's wrap against dpbusds' saturation
+    ("u8/i8-operands-swapped", X + r"(maddubs_epi16|dpbusds?_(?:avx_)?epi32)\(", None),
+    ("dpbusd<->dpbusds", X + r"dpbusd(s?)_", None),
+    ("and->or", X + r"and_si(128|256|512)\b", r"\1or_si\2"),
+    # NEON
+    ("vadd->vsub", r"\bvaddq_([su](?:8|16|32|64))\b", r"vsubq_\1"),
+    ("vsub->vadd", r"\bvsubq_([su](?:8|16|32|64))\b", r"vaddq_\1"),
+    ("vqadd->vadd", r"\bvqaddq_([su](?:8|16|32))\b", r"vaddq_\1"),
+    ("vqsub->vsub", r"\bvqsubq_([su](?:8|16|32))\b", r"vsubq_\1"),
+    ("vmax->vmin", r"\bvmaxq_([su](?:8|16|32))\b", r"vminq_\1"),
+    ("vmin->vmax", r"\bvminq_([su](?:8|16|32))\b", r"vmaxq_\1"),
+    ("vqmovn->vmovn", r"\bvqmovn_([su](?:16|32|64))\b", r"vmovn_\1"),
+    ("vget_low<->high", r"\bvget_(low|high)_", None),
+    ("vzip/uzp 1<->2", r"\bv(zip|uzp|trn)([12])q_", None),
+    ("vtst->vceq", r"\bvtstq_", r"vceqq_"),
+    # xsimd and scalar code in the kernels
+    ("xs::max->min", r"\bxs::max\(", r"xs::min("),
+    ("xs::min->max", r"\bxs::min\(", r"xs::max("),
+    ("shift+1", r"((?<![<>])(?:>>|<<)\s*)(\d+)(\b)", None),
+    # immediates
+    ("shift-count+1", _SHIFT_CALL, None),
+    ("selector^1", _SELECT_CALL, None),
+]
+
+
+def _swap_pair(a, b):
+    return lambda m: m.group(0).replace(a, b) if a in m.group(0) else m.group(0).replace(b, a)
+
+
+def top_level_args(text, open_paren):
+    """[(start, end)] of the comma-separated arguments of the call whose '(' is at
+    open_paren, or None when the call does not close on this line."""
+    spans, depth, start = [], 0, open_paren + 1
+    for i in range(open_paren, len(text)):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                spans.append((start, i))
+                return spans
+        elif c == "," and depth == 1:
+            spans.append((start, i))
+            start = i + 1
+    return None
+
+
+def _swap_u8_i8(m):
+    """maddubs(a, b) -> maddubs(b, a); dpbusd(acc, a, b) -> dpbusd(acc, b, a). Needs the whole
+    line (the arguments follow the match), so it is applied in mutants_of_text."""
+    return "SWAP"
+
+
+SPECIAL = {
+    "u8/i8-operands-swapped": _swap_u8_i8,
+    "dpbusd<->dpbusds": lambda m: m.group(1) + ("dpbusd_" if m.group(2) == "s" else "dpbusds_"),
+    "mulhi-signedness": lambda m: m.group(1) + ("mulhi_epu16" if m.group(2) == "i" else "mulhi_epi16"),
+    "unpacklo<->hi": lambda m: m.group(1) + ("unpackhi_" if m.group(2) == "lo" else "unpacklo_"),
+    "vget_low<->high": lambda m: "vget_" + ("high_" if m.group(1) == "low" else "low_"),
+    "vzip/uzp 1<->2": lambda m: "v" + m.group(1) + ("2" if m.group(2) == "1" else "1") + "q_",
+    "shift+1": _imm(lambda v: v + 1),
+    "shift-count+1": _imm(lambda v: v + 1),
+    "selector^1": _imm(lambda v: v ^ 1),
+}
+
+COMPILED = [(name, re.compile(pat), SPECIAL.get(name, repl)) for name, pat, repl in OPERATORS]
+OPERATOR_NAMES = [name for name, _, _ in OPERATORS]
+
+
+def code_part(line):
+    """The line with its comment cut off and its string literals blanked (same length), so
+    that no operator matches inside a comment or a message; None for preprocessor lines."""
+    s = line.lstrip()
+    if s.startswith("#") or s.startswith("//") or s.startswith("*") or s.startswith("/*"):
+        return None
+    out, i, n = [], 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == '"' or c == "'":
+            j = i + 1
+            while j < n and line[j] != c:
+                j += 2 if line[j] == "\\" else 1
+            out.append(c + " " * (min(j, n - 1) - i - 1) + (c if j < n else ""))
+            i = j + 1
+            continue
+        if line.startswith("//", i):
+            break
+        out.append(c)
+        i += 1
+    return "".join(out)[: len(line)]
+
+
+def mutants_of_text(path, text, operators=None):
+    """Every mutant of one file: dicts with file, line (1-based), operator, col, before,
+    after (the whole line). One mutant per match of each operator."""
+    found = []
+    for lineno, line in enumerate(text.split("\n"), 1):
+        code = code_part(line)
+        if not code:
+            continue
+        for name, rx, repl in COMPILED:
+            if operators and name not in operators:
+                continue
+            for m in rx.finditer(code):
+                new = repl(m) if callable(repl) else m.expand(repl)
+                if new == "SWAP":
+                    spans = top_level_args(code, m.end() - 1)
+                    if not spans or len(spans) not in (2, 3):
+                        continue
+                    (a0, a1), (b0, b1) = spans[-2], spans[-1]
+                    a, b = line[a0:a1], line[b0:b1]
+                    after = line[:a0] + b.strip().join(a.split(a.strip())) + "," + \
+                        a.strip().join(b.split(b.strip())) + line[b1:]
+                    if after != line:
+                        found.append({"file": path, "line": lineno, "operator": name, "col": m.start() + 1,
+                                      "before": line, "after": after})
+                    continue
+                if new is None or new == m.group(0):
+                    continue
+                after = line[: m.start()] + new + line[m.end():]
+                found.append({"file": path, "line": lineno, "operator": name, "col": m.start() + 1,
+                              "before": line, "after": after})
+    return found
+
+
+def kernel_files(globs):
+    """The kernel sources, relative to ROOT, sorted; only those matching a glob if given."""
+    files = []
+    for dirpath, _, names in os.walk(os.path.join(ROOT, "kernels")):
+        for n in names:
+            rel = os.path.relpath(os.path.join(dirpath, n), ROOT)
+            if not n.endswith((".cpp", ".h", ".inc")) or any(n.startswith(x) or n == x for x in NOT_KERNELS):
+                continue
+            if globs and not any(fnmatch.fnmatch(rel, g) for g in globs):
+                continue
+            files.append(rel)
+    return sorted(files)
+
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def includes_closure(rel, root=ROOT, seen=None):
+    """The repository files `rel` includes, directly or not (quoted includes only)."""
+    seen = set() if seen is None else seen
+    try:
+        with open(os.path.join(root, rel)) as f:
+            text = f.read()
+    except OSError:
+        return seen
+    for inc in _INCLUDE.findall(text):
+        for cand in (inc, os.path.normpath(os.path.join(os.path.dirname(rel), inc))):
+            if cand not in seen and os.path.isfile(os.path.join(root, cand)):
+                seen.add(cand)
+                includes_closure(cand, root, seen)
+                break
+    return seen
+
+
+def test_filter(path, root=ROOT):
+    """The GoogleTest filter of the tests of the variants a kernel file builds, the first
+    stage of a mutant's tests: the parameterised tests' names start with <op>_<isa>_ (the
+    -emu builds: <op>_<isa>_emu_); a header: the tests of every ISA file that includes it.
+    None: the whole suite."""
+    parts = path.split("/")
+    if len(parts) != 3 or parts[0] != "kernels":
+        return None
+    op, stem = parts[1], os.path.splitext(parts[2])[0]
+    if op != "common" and path.endswith(".cpp"):
+        return f"*/{op}_{stem.replace('-', '_')}_*" if stem in ISA_FILES else f"*/{op}_*"
+    # A header: the ISA files that include it, directly or through other headers; a
+    # source that is not an ISA file (an op's layout code, say) stands for its whole op.
+    pats = set()
+    kernels = os.path.join(root, "kernels")
+    for o in sorted(os.listdir(kernels)):
+        if o == "common" or not os.path.isdir(os.path.join(kernels, o)):
+            continue
+        for n in sorted(os.listdir(os.path.join(kernels, o))):
+            stem = os.path.splitext(n)[0]
+            if n.endswith(".cpp") and path in includes_closure(f"kernels/{o}/{n}", root):
+                pats.add(f"*/{o}_{stem.replace('-', '_')}_*" if stem in ISA_FILES else f"*/{o}_*")
+    # An op-wide pattern covers that op's ISA patterns.
+    wide = {p for p in pats if p.count("_*") == 1 and p[2:-2] in os.listdir(kernels)}
+    pats = {p for p in pats if p in wide or not any(p.startswith(w[:-1]) for w in wide)}
+    return ":".join(sorted(pats)) or None
+
+
+# ---- the private copy and its build ------------------------------------------------------
+def tracked_files():
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True, check=True).stdout
+        return [f for f in out.decode().split("\0") if f]
+    except (OSError, subprocess.CalledProcessError):
+        die("needs a git checkout (the copy is made of the files git tracks)")
+
+
+def sync_copy():
+    """build/mutate/src = the tracked files as they are in the working tree (uncommitted edits
+    included); unchanged files keep their times, so the copy's build redoes only what moved."""
+    files = set(tracked_files())
+    for rel in files:
+        src, dst = os.path.join(ROOT, rel), os.path.join(COPY, rel)
+        if not os.path.isfile(src):
+            continue  # deleted in the working tree, not yet in git
+        with open(src, "rb") as f:
+            data = f.read()
+        try:
+            with open(dst, "rb") as f:
+                if f.read() == data:
+                    continue
+        except OSError:
+            pass
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copy2(src, dst)
+    for dirpath, dirnames, names in os.walk(COPY):
+        if os.path.relpath(dirpath, COPY) == ".":
+            dirnames[:] = [d for d in dirnames if d != "build"]
+        for n in names:
+            rel = os.path.relpath(os.path.join(dirpath, n), COPY)
+            if rel not in files:
+                os.remove(os.path.join(dirpath, n))
+
+
+def build(timeout):
+    """(ok, seconds, last lines of the log)."""
+    t = time.monotonic()
+    if not os.path.exists(os.path.join(BUILD, "build.ninja")):
+        p = subprocess.run(["cmake", "--preset", "default"], cwd=COPY, capture_output=True, text=True)
+        if p.returncode:
+            return False, time.monotonic() - t, p.stdout[-2000:] + p.stderr[-2000:]
+    try:
+        p = subprocess.run(["ninja", "-C", BUILD, "tests/nnuelab_tests"], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, time.monotonic() - t, "build timed out"
+    return p.returncode == 0, time.monotonic() - t, (p.stdout + p.stderr)[-3000:]
+
+
+def run_tests(gfilter, jobs, timeout):
+    """Runs the test binary (GoogleTest shards, one per job, side by side). Returns
+    (verdict, tests run, seconds, detail): verdict 'pass', 'fail', 'crash', 'timeout'.
+    The first shard that fails stops the others."""
+    env = dict(os.environ)
+    data = os.path.join(os.path.dirname(ROOT), "shared", "data")
+    if "NNUELAB_DATA" not in env and os.path.isdir(data):
+        env["NNUELAB_DATA"] = data
+    env["GTEST_TOTAL_SHARDS"] = str(jobs)
+    args = [TEST_BIN, "--gtest_brief=1"] + ([f"--gtest_filter={gfilter}"] if gfilter else [])
+    t = time.monotonic()
+    procs, logs = [], {}
+    for i in range(jobs):
+        e = dict(env, GTEST_SHARD_INDEX=str(i))
+        # The output goes to a file, not a pipe: a mutant's failures can print megabytes, and
+        # a pipe nobody reads until the end would stop the test binary when it fills.
+        log = tempfile.TemporaryFile(mode="w+")
+        p = subprocess.Popen(args, cwd=BUILD, env=e, stdout=log, stderr=subprocess.STDOUT, text=True,
+                             start_new_session=True)
+        procs.append(p)
+        logs[p.pid] = log
+    verdict, detail, ran = "pass", "", 0
+    pending = list(procs)
+    while pending:
+        for p in list(pending):
+            if p.poll() is None:
+                continue
+            pending.remove(p)
+            logs[p.pid].seek(0)
+            out = logs[p.pid].read()
+            m = re.search(r"\[==========\] (\d+) tests? from", out)
+            ran += int(m.group(1)) if m else 0
+            if p.returncode != 0 and verdict == "pass":
+                verdict = "crash" if p.returncode < 0 else "fail"
+                failed = re.findall(r"\[  FAILED  \] (\S+)", out)
+                detail = (f"signal {-p.returncode}" if p.returncode < 0 else
+                          (failed[0] + (f" (+{len(set(failed)) - 1} more)" if len(set(failed)) > 1 else "")
+                           if failed else f"exit {p.returncode}"))
+        if verdict != "pass" or time.monotonic() - t > timeout:
+            if verdict == "pass":
+                verdict, detail = "timeout", f"over {timeout:.0f} s"
+            for p in pending:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+            break
+        time.sleep(0.05)
+    for log in logs.values():
+        log.close()
+    return verdict, ran, time.monotonic() - t, detail
+
+
+# ---- the equivalent mutants ---------------------------------------------------------------
+def load_equivalent(path=EQUIVALENT):
+    """{(file, operator, after line stripped): reason} from lines
+    `file | operator | the mutated line | why it cannot change an output`."""
+    known = {}
+    if not os.path.exists(path):
+        return known
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = [p.strip() for p in line.rstrip("\n").split(" | ")]
+            if len(parts) != 4 or not all(parts):
+                die(f"{path}:{n}: want 'file | operator | mutated line | reason'")
+            known[(parts[0], parts[1], parts[2])] = parts[3]
+    return known
+
+
+def key_of(m):
+    return (m["file"], m["operator"], m["after"].strip())
+
+
+# ---- the commands -------------------------------------------------------------------------
+def parse_time(text):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([smh]?)", text.strip())
+    if not m:
+        die(f"--budget {text}: want e.g. 90s, 20m, 1h (a bare number is minutes)")
+    return float(m.group(1)) * {"s": 1, "m": 60, "": 60, "h": 3600}[m.group(2)]
+
+
+def select(args):
+    files = kernel_files(args.file)
+    if not files:
+        die("no kernel file matches " + " ".join(args.file or []))
+    for o in args.operator or []:
+        if o not in OPERATOR_NAMES:
+            die(f"unknown operator {o!r}; operators: {', '.join(OPERATOR_NAMES)}")
+    mutants = []
+    for rel in files:
+        with open(os.path.join(ROOT, rel)) as f:
+            mutants += mutants_of_text(rel, f.read(), args.operator)
+    return files, mutants
+
+
+def cmd_list(args):
+    files, mutants = select(args)
+    for m in mutants:
+        print(f"{m['file']}:{m['line']}:{m['col']} {m['operator']}: {m['before'].strip()}  ->  {m['after'].strip()}")
+    print(f"{len(mutants)} mutants in {len(files)} files")
+
+
+def report(results, known, started, out):
+    by_file = {}
+    for r in results:
+        row = by_file.setdefault(r["file"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0,
+                                             "not compiled": 0, "no test": 0})
+        row["mutants"] += 1
+        row[r["status"]] += 1
+    print("\nper file: mutants, killed, survived, known equivalent, not compiled, no test ran")
+    for f, row in by_file.items():
+        print(f"  {f:44s} {row['mutants']:4d} {row['killed']:5d} {row['survived']:5d} {row['equivalent']:5d}"
+              f" {row['not compiled']:5d} {row['no test']:4d}")
+    total = {k: sum(r[k] for r in by_file.values()) for k in ("mutants", "killed", "survived", "equivalent",
+                                                               "not compiled", "no test")}
+    compiled = total["mutants"] - total["not compiled"]
+    print(f"\n{total['mutants']} mutants: {compiled} compiled, {total['killed']} killed, "
+          f"{total['survived']} survived, {total['equivalent']} known equivalent, {total['no test']} with no test "
+          f"({(time.monotonic() - started) / 60:.1f} min)")
+    surv = [r for r in results if r["status"] in ("survived", "no test")]
+    if surv:
+        print("\nsurvivors (the suite passed them): a missing test, or an equivalent change to be listed "
+              f"in {os.path.relpath(EQUIVALENT, ROOT)} with the reason")
+        for r in surv:
+            print(f"  {r['file']}:{r['line']} {r['operator']}{' (no test ran)' if r['status'] == 'no test' else ''}\n"
+                  f"      - {r['before'].strip()}\n      + {r['after'].strip()}")
+    if out:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w") as f:
+            json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"), "totals": total,
+                       "mutants": results}, f, indent=1)
+        print(f"\nresults: {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
+    return total
+
+
+def _stop(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM as Ctrl-C: the copy's file put back, the results written
+
+
+def cmd_run(args):
+    signal.signal(signal.SIGTERM, _stop)
+    files, mutants = select(args)
+    known = load_equivalent()
+    if args.max and len(mutants) > args.max:
+        mutants = random.Random(args.seed).sample(mutants, args.max)
+    # x86 and portable files first, the NEON ones (slow SIMDe builds here) last: a budget
+    # that runs out leaves the part that runs under emulation only.
+    mutants.sort(key=lambda m: ("neon" in m["file"], m["file"], m["line"], m["col"], m["operator"]))
+    budget = parse_time(args.budget) if args.budget else None
+    jobs = args.jobs or os.cpu_count() or 2
+    started = time.monotonic()
+    print(f"mutate: {len(mutants)} mutants in {len(files)} files; the copy: {os.path.relpath(COPY, ROOT)}",
+          flush=True)
+    os.makedirs(COPY, exist_ok=True)
+    sync_copy()
+    ok, secs, log = build(timeout=3600)
+    if not ok:
+        die("the unmutated copy does not build:\n" + log)
+    verdict, ran, secs, detail = run_tests(None, jobs, timeout=3600)
+    if verdict != "pass":
+        die(f"the unmutated suite does not pass ({verdict}: {detail}); fix that first")
+    whole_suite = secs
+    print(f"mutate: the unmutated copy builds and passes ({ran} tests, {secs:.0f} s)", flush=True)
+    results, originals = [], {}
+    try:
+        for i, m in enumerate(mutants, 1):
+            if budget and time.monotonic() - started > budget:
+                print(f"mutate: the budget ran out; {len(mutants) - i + 1} mutants not tried", flush=True)
+                break
+            path = os.path.join(COPY, m["file"])
+            if m["file"] not in originals:
+                with open(path) as f:
+                    originals[m["file"]] = f.read()
+            lines = originals[m["file"]].split("\n")
+            assert lines[m["line"] - 1] == m["before"], "the copy differs from the tree"
+            lines[m["line"] - 1] = m["after"]
+            with open(path, "w") as f:
+                f.write("\n".join(lines))
+            r = dict(m)
+            try:
+                ok, bsecs, log = build(timeout=1800)
+                r["build_s"] = round(bsecs, 1)
+                if not ok:
+                    r["status"], r["detail"] = "not compiled", ""
+                else:
+                    gf = test_filter(m["file"])
+                    stages = [gf, None] if gf else [None]
+                    r["status"] = "survived"
+                    for stage in stages:
+                        verdict, ran, tsecs, detail = run_tests(stage, jobs, timeout=3 * whole_suite + 60)
+                        r.setdefault("test_s", 0)
+                        r["test_s"] = round(r["test_s"] + tsecs, 1)
+                        if verdict != "pass":
+                            r["status"], r["detail"] = "killed", f"{verdict}: {detail}" + (
+                                "" if stage else " (whole suite)")
+                            break
+                        if ran == 0 and stage is None:
+                            r["status"] = "no test"
+                    if r["status"] == "survived" and key_of(m) in known:
+                        r["status"], r["detail"] = "equivalent", known[key_of(m)]
+            finally:
+                with open(path, "w") as f:
+                    f.write(originals[m["file"]])
+            results.append(r)
+            tag = {"killed": "killed  ", "survived": "SURVIVED", "equivalent": "equiv.  ",
+                   "not compiled": "no build", "no test": "NO TEST "}[r["status"]]
+            print(f"[{i}/{len(mutants)}] {tag} {m['file']}:{m['line']} {m['operator']}"
+                  f"{'  ' + r.get('detail', '') if r['status'] in ('killed', 'equivalent') else ''}", flush=True)
+    except KeyboardInterrupt:
+        print("mutate: interrupted; the results so far", flush=True)
+    finally:
+        for rel, text in originals.items():
+            with open(os.path.join(COPY, rel), "w") as f:
+                f.write(text)
+    out = args.out or os.path.join(ROOT, "results", f"{os.uname().nodename.split('.')[0]}-mutate-"
+                                   f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
+    total = report(results, known, started, out)
+    if args.fail_on_survivor and (total["survived"] or total["no test"]):
+        return 1
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("list", "run"):
+        p = sub.add_parser(name)
+        p.add_argument("--file", action="append", help="glob relative to the repository (repeatable)")
+        p.add_argument("--operator", action="append", help="only this operator (repeatable)")
+        if name == "run":
+            p.add_argument("--max", type=int, help="at most N mutants, drawn at random (--seed)")
+            p.add_argument("--seed", type=int, default=1)
+            p.add_argument("--budget", help="stop trying new mutants after this long (90s, 20m, 1h)")
+            p.add_argument("--jobs", type=int, help="test shards side by side (default: the cores)")
+            p.add_argument("--out", help="the results file (JSON)")
+            p.add_argument("--fail-on-survivor", action="store_true", help="exit 1 if a mutant survived")
+    args = ap.parse_args()
+    return cmd_list(args) if args.cmd == "list" else cmd_run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main() or 0)
