@@ -127,7 +127,7 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
             fh.write(text)
     subprocess.run(["git", "init", "-q", root], check=True)
     subprocess.run(["git", "-C", root, "add", "."], check=True)
-    M.ROOT, M.COPY = root, copy
+    M.ROOT, M.COPY, M.DIRTY = root, copy, os.path.join(d, "mutated-file")
     M.sync_copy()
     check(open(os.path.join(copy, "kernels/a.cpp")).read() == "one\n", "the copy holds the tracked files")
     os.makedirs(os.path.join(copy, "build", "default"))
@@ -136,12 +136,21 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     os.utime(os.path.join(copy, "kernels/b.cpp"), (1, 1))
     with open(os.path.join(root, "kernels/a.cpp"), "w") as fh:
         fh.write("one, edited\n")
+    os.utime(os.path.join(root, "kernels/a.cpp"), (1000, 1000))  # older than the copy's objects
     before = {rel: os.stat(os.path.join(root, rel)).st_mtime_ns for rel in ("kernels/a.cpp", "kernels/b.cpp", "README.md")}
     M.sync_copy()
     check(open(os.path.join(copy, "kernels/a.cpp")).read() == "one, edited\n", "an edit in the tree reaches the copy")
     check(os.stat(os.path.join(copy, "kernels/b.cpp")).st_mtime == 1, "an unchanged file is not rewritten (its build is kept)")
+    check(os.stat(os.path.join(copy, "kernels/a.cpp")).st_mtime > 1e9,
+          "a changed file gets a fresh time, not the tree's older one (its objects are rebuilt)")
     check(not os.path.exists(os.path.join(copy, "kernels", "stale.cpp")), "a file git does not track is removed from the copy")
     check(os.path.exists(os.path.join(copy, "build", "default", "keep")), "the copy's build folder is kept")
+    os.utime(os.path.join(copy, "kernels/b.cpp"), (1, 1))
+    with open(M.DIRTY, "w") as fh:
+        fh.write("kernels/b.cpp")  # as a run killed under a mutant of b.cpp leaves it
+    M.sync_copy()
+    check(os.stat(os.path.join(copy, "kernels/b.cpp")).st_mtime > 1e9 and not os.path.exists(M.DIRTY),
+          "after a run killed under a mutant, that file is written again with a fresh time (its objects rebuilt)")
     after = {rel: os.stat(os.path.join(root, rel)).st_mtime_ns for rel in before}
     check(before == after, "the tree itself is not written")
 

@@ -295,10 +295,19 @@ def tracked_files():
         die("needs a git checkout (the copy is made of the files git tracks)")
 
 
+DIRTY = os.path.join(WORK, "mutated-file")  # names the copy's file under a mutant, if any
+
+
 def sync_copy():
     """build/mutate/src = the tracked files as they are in the working tree (uncommitted edits
-    included); unchanged files keep their times, so the copy's build redoes only what moved."""
+    included); unchanged files are not written, so the copy's build redoes only what moved."""
     files = set(tracked_files())
+    # A run killed under a mutant (even by SIGKILL) left that file's objects built from the
+    # mutant: the file is written again with a fresh time below, so they are rebuilt.
+    stale = None
+    if os.path.exists(DIRTY):
+        with open(DIRTY) as f:
+            stale = f.read().strip()
     for rel in files:
         src, dst = os.path.join(ROOT, rel), os.path.join(COPY, rel)
         if not os.path.isfile(src):
@@ -307,12 +316,16 @@ def sync_copy():
             data = f.read()
         try:
             with open(dst, "rb") as f:
-                if f.read() == data:
+                if f.read() == data and rel != stale:
                     continue
         except OSError:
             pass
         os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copy2(src, dst)
+        # A fresh time, not the tree's: a copy left mutated by a killed run was built after
+        # the tree's file was last written, and keeping that older time would keep the
+        # mutant's objects.
+        shutil.copyfile(src, dst)
+        shutil.copymode(src, dst)
     for dirpath, dirnames, names in os.walk(COPY):
         if os.path.relpath(dirpath, COPY) == ".":
             dirnames[:] = [d for d in dirnames if d != "build"]
@@ -320,6 +333,8 @@ def sync_copy():
             rel = os.path.relpath(os.path.join(dirpath, n), COPY)
             if rel not in files:
                 os.remove(os.path.join(dirpath, n))
+    if stale is not None:
+        os.remove(DIRTY)
 
 
 def build(timeout):
@@ -513,6 +528,8 @@ def cmd_run(args):
             lines = originals[m["file"]].split("\n")
             assert lines[m["line"] - 1] == m["before"], "the copy differs from the tree"
             lines[m["line"] - 1] = m["after"]
+            with open(DIRTY, "w") as f:
+                f.write(m["file"])
             with open(path, "w") as f:
                 f.write("\n".join(lines))
             r = dict(m)
@@ -551,6 +568,8 @@ def cmd_run(args):
         for rel, text in originals.items():
             with open(os.path.join(COPY, rel), "w") as f:
                 f.write(text)
+        if os.path.exists(DIRTY):
+            os.remove(DIRTY)  # the file is back, with a fresh time: the next build redoes it
     out = args.out or os.path.join(ROOT, "results", f"{os.uname().nodename.split('.')[0]}-mutate-"
                                    f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     total = report(results, known, started, out)
