@@ -141,7 +141,9 @@ template <class F>
 
 // ---- vector interfaces ----------------------------------------------------------------
 // Common to all: reg, kBytes, load/store, set1_8/16, the saturating packs, 16-bit shifts by
-// a V::count (from V::shift_count(int)), mulhi, byte adds/subs/min_epu8 and
+// a V::count (from V::shift_count(int)), mulhi, byte add/sub/subs (adds8 and min_epu8 on
+// X128 only: just the SSE2 forms' clips use them, so the other interfaces leave them out
+// rather than carry code no variant runs) and
 //   fix_packs16(r): canonical order after ONE packs/packus_epi16 of two consecutive input
 //                   vectors (packs works per 128-bit lane, interleaving 8-byte groups);
 //   fix_packs32x2(r): canonical order after packs_epi32 (or packus_epi32) of vectors
@@ -226,10 +228,8 @@ struct X256 {
   static reg abs16(reg a) { return _mm256_abs_epi16(a); }
   static reg add8(reg a, reg b) { return _mm256_add_epi8(a, b); }
   static reg sub8(reg a, reg b) { return _mm256_sub_epi8(a, b); }
-  static reg adds8(reg a, reg b) { return _mm256_adds_epi8(a, b); }
   static reg subs8(reg a, reg b) { return _mm256_subs_epi8(a, b); }
   static reg max8(reg a, reg b) { return _mm256_max_epi8(a, b); }
-  static reg min_epu8(reg a, reg b) { return _mm256_min_epu8(a, b); }
   static reg sign8(reg a, reg s) { return _mm256_sign_epi8(a, s); }
   static reg blend_neg8(reg a, reg b, reg sign) { return _mm256_blendv_epi8(a, b, sign); }
   // Lane fix-up after one packs_epi16 of x0..15 and x16..31: the 8-byte groups come out as
@@ -273,10 +273,8 @@ struct X512 {
   static reg abs16(reg a) { return _mm512_abs_epi16(a); }
   static reg add8(reg a, reg b) { return _mm512_add_epi8(a, b); }
   static reg sub8(reg a, reg b) { return _mm512_sub_epi8(a, b); }
-  static reg adds8(reg a, reg b) { return _mm512_adds_epi8(a, b); }
   static reg subs8(reg a, reg b) { return _mm512_subs_epi8(a, b); }
   static reg max8(reg a, reg b) { return _mm512_max_epi8(a, b); }
-  static reg min_epu8(reg a, reg b) { return _mm512_min_epu8(a, b); }
   // No vpblendvb in AVX-512: the sign bytes become a mask register (vpmovb2m), and the
   // masked blend picks b where the mask bit is set.
   static reg blend_neg8(reg a, reg b, reg sign) { return _mm512_mask_blend_epi8(_mm512_movepi8_mask(sign), a, b); }

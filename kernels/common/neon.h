@@ -142,10 +142,8 @@ struct N128 {
   static reg abs16(reg a) { return neon::s8(vabsq_s16(neon::s16(a))); }
   static reg add8(reg a, reg b) { return vaddq_s8(a, b); }
   static reg sub8(reg a, reg b) { return vsubq_s8(a, b); }
-  static reg adds8(reg a, reg b) { return vqaddq_s8(a, b); }
   static reg subs8(reg a, reg b) { return vqsubq_s8(a, b); }
   static reg max8(reg a, reg b) { return vmaxq_s8(a, b); }
-  static reg min_epu8(reg a, reg b) { return neon::s8(vminq_u8(neon::u8(a), neon::u8(b))); }
   // psignb (a negated where s < 0, zeroed where s == 0, kept where s > 0; -128 stays -128)
   // has no NEON instruction: negate, select by the sign, mask by s != 0. Only here so the
   // x86 Sign technique instantiates; blend_neg8 (one bsl) is the NEON way.
