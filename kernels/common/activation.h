@@ -141,10 +141,11 @@ template <class F>
 
 // ---- vector interfaces ----------------------------------------------------------------
 // Common to all: reg, kBytes, load/store, set1_8/16, the saturating packs, 16-bit shifts by
-// a V::count (from V::shift_count(int)), mulhi, byte add/sub/subs. An interface leaves out
-// what no variant of its width calls, rather than carry code no test can reach: adds8 and
-// min_epu8 (the SSE2 clips') are X128's only; packus32, packus16 and min_epu16 (the packus
-// clip of crelu32, SSE4.1 and AVX2) are not in X512. Also:
+// a V::count (from V::shift_count(int)), mulhi, byte subs. An interface leaves out what no
+// variant of its width calls, rather than carry code no test can reach: adds8 and min_epu8
+// (the SSE2 clips') are X128's only; packus32, packus16 and min_epu16 (the packus clip of
+// crelu32, SSE4.1 and AVX2), and add8, sub8 and sign8 (Quantmoid4's sign form, SSSE3 and
+// AVX2) are not in X512. Also:
 //   fix_packs16(r): canonical order after ONE packs/packus_epi16 of two consecutive input
 //                   vectors (packs works per 128-bit lane, interleaving 8-byte groups);
 //   fix_packs32x2(r): canonical order after packs_epi32 (or packus_epi32) of vectors
@@ -269,8 +270,6 @@ struct X512 {
   static reg mulhi16(reg a, reg b) { return _mm512_mulhi_epi16(a, b); }
   static reg subs_epu16(reg a, reg b) { return _mm512_subs_epu16(a, b); }
   static reg abs16(reg a) { return _mm512_abs_epi16(a); }
-  static reg add8(reg a, reg b) { return _mm512_add_epi8(a, b); }
-  static reg sub8(reg a, reg b) { return _mm512_sub_epi8(a, b); }
   static reg subs8(reg a, reg b) { return _mm512_subs_epi8(a, b); }
   static reg max8(reg a, reg b) { return _mm512_max_epi8(a, b); }
   // No vpblendvb in AVX-512: the sign bytes become a mask register (vpmovb2m), and the
