@@ -451,7 +451,7 @@ def cmd_list(args):
     files, mutants = select(args)
     for m in mutants:
         print(f"{m['file']}:{m['line']}:{m['col']} {m['operator']}: {m['before'].strip()}  ->  {m['after'].strip()}")
-    print(f"{len(mutants)} mutants in {len(files)} files")
+    print(f"{len(mutants)} mutants in {len({m['file'] for m in mutants})} of the {len(files)} kernel files read")
 
 
 def report(results, known, started, out):
@@ -503,8 +503,8 @@ def cmd_run(args):
     budget = parse_time(args.budget) if args.budget else None
     jobs = args.jobs or os.cpu_count() or 2
     started = time.monotonic()
-    print(f"mutate: {len(mutants)} mutants in {len(files)} files; the copy: {os.path.relpath(COPY, ROOT)}",
-          flush=True)
+    print(f"mutate: {len(mutants)} mutants in {len({m['file'] for m in mutants})} of the {len(files)} kernel "
+          f"files read; the copy: {os.path.relpath(COPY, ROOT)}", flush=True)
     os.makedirs(COPY, exist_ok=True)
     sync_copy()
     ok, secs, log = build(timeout=3600)
