@@ -97,11 +97,11 @@ OPERATORS = [
     ("cmpgt->cmpeq", X + r"cmpgt_(epi\d+)\b", r"\1cmpeq_\2"),
     ("cmpeq->cmpgt", X + r"cmpeq_(epi\d+)\b", r"\1cmpgt_\2"),
     ("andnot->and", X + r"andnot_si(128|256|512)\b", r"\1and_si\2"),
+    ("and->or", X + r"and_si(128|256|512)\b", r"\1or_si\2"),
     # the dot primitives: the unsigned and signed operands swapped (maddubs and dpbusd read
     # their first operand as u8, the second as i8), and dpbusd's wrap against dpbusds' saturation
     ("u8/i8-operands-swapped", X + r"(maddubs_epi16|dpbusds?_(?:avx_)?epi32)\(", None),
     ("dpbusd<->dpbusds", X + r"dpbusd(s?)_", None),
-    ("and->or", X + r"and_si(128|256|512)\b", r"\1or_si\2"),
     # NEON
     ("vadd->vsub", r"\bvaddq_([su](?:8|16|32|64))\b", r"vsubq_\1"),
     ("vsub->vadd", r"\bvsubq_([su](?:8|16|32|64))\b", r"vaddq_\1"),
@@ -123,10 +123,6 @@ OPERATORS = [
 ]
 
 
-def _swap_pair(a, b):
-    return lambda m: m.group(0).replace(a, b) if a in m.group(0) else m.group(0).replace(b, a)
-
-
 def top_level_args(text, open_paren):
     """[(start, end)] of the comma-separated arguments of the call whose '(' is at
     open_paren, or None when the call does not close on this line."""
@@ -146,14 +142,21 @@ def top_level_args(text, open_paren):
     return None
 
 
-def _swap_u8_i8(m):
-    """maddubs(a, b) -> maddubs(b, a); dpbusd(acc, a, b) -> dpbusd(acc, b, a). Needs the whole
-    line (the arguments follow the match), so it is applied in mutants_of_text."""
-    return "SWAP"
+def _swap_u8_i8(m, line, code):
+    """The whole line with the call's last two arguments swapped: maddubs(a, b) ->
+    maddubs(b, a), dpbusd(acc, a, b) -> dpbusd(acc, b, a) (each keeps its spacing)."""
+    spans = top_level_args(code, m.end() - 1)
+    if not spans or len(spans) not in (2, 3):
+        return None
+    (a0, a1), (b0, b1) = spans[-2], spans[-1]
+    a, b = line[a0:a1], line[b0:b1]
+    return line[:a0] + a.replace(a.strip(), b.strip()) + "," + b.replace(b.strip(), a.strip()) + line[b1:]
 
+
+# Operators that rewrite more than their match: f(match, line, code) -> the new line or None.
+WHOLE_LINE = {"u8/i8-operands-swapped": _swap_u8_i8}
 
 SPECIAL = {
-    "u8/i8-operands-swapped": _swap_u8_i8,
     "dpbusd<->dpbusds": lambda m: m.group(1) + ("dpbusd_" if m.group(2) == "s" else "dpbusds_"),
     "mulhi-signedness": lambda m: m.group(1) + ("mulhi_epu16" if m.group(2) == "i" else "mulhi_epi16"),
     "unpacklo<->hi": lambda m: m.group(1) + ("unpackhi_" if m.group(2) == "lo" else "unpacklo_"),
@@ -203,22 +206,13 @@ def mutants_of_text(path, text, operators=None):
             if operators and name not in operators:
                 continue
             for m in rx.finditer(code):
-                new = repl(m) if callable(repl) else m.expand(repl)
-                if new == "SWAP":
-                    spans = top_level_args(code, m.end() - 1)
-                    if not spans or len(spans) not in (2, 3):
-                        continue
-                    (a0, a1), (b0, b1) = spans[-2], spans[-1]
-                    a, b = line[a0:a1], line[b0:b1]
-                    after = line[:a0] + b.strip().join(a.split(a.strip())) + "," + \
-                        a.strip().join(b.split(b.strip())) + line[b1:]
-                    if after != line:
-                        found.append({"file": path, "line": lineno, "operator": name, "col": m.start() + 1,
-                                      "before": line, "after": after})
+                if name in WHOLE_LINE:
+                    after = WHOLE_LINE[name](m, line, code)
+                else:
+                    new = repl(m) if callable(repl) else m.expand(repl)
+                    after = None if new is None else line[: m.start()] + new + line[m.end():]
+                if after is None or after == line:
                     continue
-                if new is None or new == m.group(0):
-                    continue
-                after = line[: m.start()] + new + line[m.end():]
                 found.append({"file": path, "line": lineno, "operator": name, "col": m.start() + 1,
                               "before": line, "after": after})
     return found
