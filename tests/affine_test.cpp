@@ -28,6 +28,7 @@ const std::vector<Shape> kShapes = {
     {1024, 32}, {1536, 16}, {3072, 16}, {512, 32}, {64, 32}, {32, 32}, {32, 1}, {128, 1},
     {4, 1},     {31, 3},    {33, 5},    {96, 15},  {100, 17}, {64, 4}, {1, 1},  {2048, 8},
     {256, 160},  // wider than any register budget: several output slabs
+    {512, 64}, {64, 192},  // out % 64 == 0: the AVX-512 tile64 forms' only shapes (1 and 3 row registers)
     {36, 32},  {52, 16},  // hidden widths with chunk counts (9, 13) no accumulator-set count divides
 };
 
@@ -278,6 +279,7 @@ std::vector<Case> cases() {
     for (const Shape& s : kShapes)
       if (affine::why_unsupported(*v, s).empty()) out.push_back({v, s});
   }
+  check_every_variant_has_a_case("Affine", affine::variants(), out);
   return out;
 }
 

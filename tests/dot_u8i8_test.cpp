@@ -262,6 +262,7 @@ std::vector<DotCase> cases() {
     for (int g : kGroups)
       if (dot_u8i8::why_unsupported(*v, {g}).empty()) out.push_back({v, {g}});
   }
+  check_every_variant_has_a_case("DotU8i8", dot_u8i8::variants(), out);
   return out;
 }
 

@@ -171,6 +171,7 @@ inline std::vector<ElementwiseCase<V>> make_cases(std::span<const V> all, const 
     for (const auto& s : shapes)
       if (why(*v, s).empty()) out.push_back({v, s});
   }
+  if (!all.empty()) check_every_variant_has_a_case(all.front().info.op, all, out);
   return out;
 }
 

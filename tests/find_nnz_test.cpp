@@ -151,6 +151,7 @@ std::vector<Case> make_cases() {
     for (const Shape& s : shapes)
       if (find_nnz::why_unsupported(*v, s).empty()) out.push_back({v, s});
   }
+  check_every_variant_has_a_case("FindNnz", find_nnz::variants(), out);
   return out;
 }
 

@@ -131,6 +131,7 @@ std::vector<RefreshCase> refresh_cases() {
     for (auto [l1, f] : kRefreshShapes)
       if (ft_refresh::why_unsupported(*v, {l1, f, 1, 1}).empty()) out.push_back({v, l1, f});
   }
+  check_every_variant_has_a_case("FtRefresh", ft_refresh::variants(), out);
   return out;
 }
 
@@ -309,6 +310,7 @@ std::vector<UpdateCase> update_cases() {
           }
       }
   }
+  check_every_variant_has_a_case("FtUpdate", ft_update::variants(), out);
   return out;
 }
 
