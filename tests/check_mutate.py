@@ -13,14 +13,19 @@ builds it and runs the suite; a full run takes hours, so CTest checks its parts 
 - the copy: changed files copied, unchanged ones untouched, files gone from git removed,
   the copy's build folder kept; the user's tree never written;
 - the test runs' verdicts, on stand-in test binaries: a pass, a failure naming the test, a
-  crash (signal), a timeout, and a shard that fails stopping the other.
+  crash (signal), a timeout, and a shard that fails stopping the other;
+- the report: the counts per verdict, each survivor as a diff, the results file.
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
+import contextlib
+import io
+import json
 import os
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 from checks import check, failures
 
 mutate_py, test_binary = sys.argv[1:3]
@@ -178,6 +183,26 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     fake("sleep 30")
     v = M.run_tests(None, 2, timeout=1)
     check(v[0] == "timeout" and v[2] < 10, f"a hang: timeout, the shards stopped ({v[0]}, {v[2]:.1f} s)")
+
+# ---- the report -------------------------------------------------------------------------------
+with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
+    rows = [dict(file="kernels/a/avx2.cpp", line=3, operator="add->sub", before="x = _mm_add_epi8(a, b);",
+                 after="x = _mm_sub_epi8(a, b);", status="killed", detail="fail: T.x"),
+            dict(file="kernels/a/avx2.cpp", line=9, operator="max->min", before="y = _mm_max_epi8(a, b);",
+                 after="y = _mm_min_epi8(a, b);", status="survived"),
+            dict(file="kernels/b/sse2.cpp", line=4, operator="packs->packus", before="p;", after="q;",
+                 status="not compiled")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        total = M.report(rows, time.monotonic(), os.path.join(d, "r.json"))
+    text = out.getvalue()
+    saved = json.load(open(os.path.join(d, "r.json")))
+    check(total["mutants"] == 3 and total["killed"] == 1 and total["survived"] == 1 and total["not compiled"] == 1,
+          f"the report counts each verdict ({total})")
+    check("3 mutants: 2 compiled, 1 killed, 1 survived" in text and "- y = _mm_max_epi8(a, b);" in text
+          and "+ y = _mm_min_epi8(a, b);" in text and "_mm_add_epi8" not in text.split("survivors")[1],
+          "the report lists the survivor as a diff, not the killed mutant")
+    check(saved["totals"] == total and len(saved["mutants"]) == 3, "the results file holds the totals and every mutant")
 
 print(f"{len(failures)} failures" if failures else "all checks passed")
 sys.exit(1 if failures else 0)

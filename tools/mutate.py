@@ -448,7 +448,7 @@ def cmd_list(args):
     print(f"{len(mutants)} mutants in {len({m['file'] for m in mutants})} of the {len(files)} kernel files read")
 
 
-def report(results, known, started, out):
+def report(results, started, out):
     by_file = {}
     for r in results:
         row = by_file.setdefault(r["file"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0,
@@ -566,7 +566,7 @@ def cmd_run(args):
             os.remove(DIRTY)  # the file is back, with a fresh time: the next build redoes it
     out = args.out or os.path.join(ROOT, "results", f"{os.uname().nodename.split('.')[0]}-mutate-"
                                    f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
-    total = report(results, known, started, out)
+    total = report(results, started, out)
     if args.fail_on_survivor and (total["survived"] or total["no test"]):
         return 1
     return 0
