@@ -1,0 +1,138 @@
+#!/usr/bin/python3
+"""The coverage report's own parts: usage check_coverage.py COVERAGE_PY CXX
+
+`tools/coverage.py` (./lab coverage) builds the tree instrumented, runs the suite and
+reports the kernel lines no test ran; the build and run take minutes, so CTest checks the
+parts on a small program instead, built with CXX --coverage from one source twice (as a
+kernel is built natively and as its -emu twin) in a scratch tree:
+- a line one object ran and the other did not counts as run (the counts are summed over
+  objects); a line neither ran is reported unrun, with its text; a line the compiler
+  emitted no code for is not counted;
+- an entry of the expected list turns its line from unrun to expected; an entry whose line
+  is gone is stale; a malformed entry is refused;
+- files outside kernels/ and reference/ are left out;
+- the results file holds the totals and the unrun line numbers;
+- every entry of the real tools/coverage_expected.txt still names a line of its file.
+Exit 1 on a failure (each a line starting "FAIL  ").
+"""
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from checks import check, failures
+
+coverage_py, cxx = sys.argv[1:3]
+sys.path.insert(0, os.path.dirname(os.path.abspath(coverage_py)))
+import coverage as C  # noqa: E402
+
+SOURCE = """#include <cstdio>
+int only_in_one(int x) {
+#if TWIN
+  return x + 1;
+#else
+  return x - 1;
+#endif
+}
+int never(int x) {
+  return x * 3;
+}
+int main(int argc, char**) {
+  int s = only_in_one(argc);
+  if (argc > 5)
+    s += never(s);
+  std::printf("%d\\n", s);
+  return 0;
+}
+"""
+HELPER = "int helper(int x) { return x + 2; }\n"
+
+
+def lineno(text, needle):
+    return next(n for n, line in enumerate(text.split("\n"), 1) if needle in line)
+
+
+with tempfile.TemporaryDirectory() as root:
+    os.makedirs(os.path.join(root, "kernels", "x"))
+    os.makedirs(os.path.join(root, "tests"))
+    src = os.path.join(root, "kernels", "x", "a.cpp")
+    other = os.path.join(root, "tests", "b.cpp")
+    with open(src, "w") as f:
+        f.write(SOURCE)
+    with open(other, "w") as f:
+        f.write(HELPER)
+    build = os.path.join(root, "build")
+    for twin in (0, 1):
+        d = os.path.join(build, f"obj{twin}")
+        os.makedirs(d)
+        subprocess.run([cxx, "-O0", "--coverage", f"-DTWIN={twin}", "-c", src, "-o", os.path.join(d, "a.o")],
+                       cwd=d, check=True)
+        subprocess.run([cxx, "-O0", "--coverage", "-c", other, "-o", os.path.join(d, "b.o")], cwd=d, check=True)
+        subprocess.run([cxx, "--coverage", os.path.join(d, "a.o"), os.path.join(d, "b.o"), "-o",
+                        os.path.join(d, "prog")], cwd=d, check=True)
+        subprocess.run([os.path.join(d, "prog")], cwd=d, check=True, capture_output=True)
+    files = C.gcda_files(build)
+    check(len(files) == 4, f"gcda_files finds each object's counts ({len(files)} of 4)")
+    docs = C.gcov_json(files)
+    check(len(docs) == 4, f"gcov gives one JSON document per data file ({len(docs)})")
+    counts = C.merge(docs, root=root)
+    check(list(counts) == ["kernels/x/a.cpp"], f"only files under kernels/ and reference/ are kept: {list(counts)}")
+    a = counts.get("kernels/x/a.cpp", {})
+    plus, minus = lineno(SOURCE, "x + 1"), lineno(SOURCE, "x - 1")
+    check(a.get(plus) == 1 and a.get(minus) == 1,
+          f"each twin's line counted once, from its own object ({a.get(plus)}, {a.get(minus)})")
+    body = lineno(SOURCE, "x * 3")
+    check(a.get(body) == 0, f"a line no object ran counts 0 ({a.get(body)})")
+    check(lineno(SOURCE, "#else") not in a, "a line without code is not counted")
+    main_line = lineno(SOURCE, "int s = only_in_one")
+    check(a.get(main_line) == 2, f"a line both objects ran sums their counts ({a.get(main_line)})")
+
+    table = C.classify(counts, {}, root=root)
+    row = table["kernels/x/a.cpp"]
+    unrun = [n for n, _ in row["unrun"]]
+    check(body in unrun and plus not in unrun and minus not in unrun,
+          f"unrun: the line neither object ran, not the lines one ran ({unrun})")
+    check(any(t == "return x * 3;" for n, t in row["unrun"] if n == body), "an unrun line keeps its text")
+
+    known = {("kernels/x/a.cpp", "return x * 3;"): "no test passes argc > 5"}
+    row = C.classify(counts, known, root=root)["kernels/x/a.cpp"]
+    check(body not in [n for n, _ in row["unrun"]] and [n for n, _, _ in row["expected"]] == [body],
+          "an expected entry turns its line from unrun to expected")
+    check(C.stale_expected(known, root=root) == [], "an entry whose line exists is not stale")
+    gone = {("kernels/x/a.cpp", "return x * 4;"): "gone", ("kernels/x/nofile.cpp", "x;"): "no file"}
+    check(len(C.stale_expected(gone, root=root)) == 2, "an entry whose line (or file) is gone is stale")
+
+    lst = os.path.join(root, "expected.txt")
+    with open(lst, "w") as f:
+        f.write("# comment\n\nkernels/x/a.cpp | return x * 3; | no test passes argc > 5\n")
+    check(C.load_expected(lst) == known, "the expected list is read (comments and blank lines skipped)")
+    with open(lst, "w") as f:
+        f.write("kernels/x/a.cpp | return x * 3;\n")
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            C.load_expected(lst)
+        check(False, "a malformed expected entry is refused")
+    except SystemExit as e:
+        check(e.code == 2, "a malformed expected entry is refused")
+
+    check(C.ranges([7, 3, 4, 5, 9]) == [(3, 5), (7, 7), (9, 9)], "ranges groups consecutive lines")
+    out = os.path.join(root, "cov.json")
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        n = C.report(C.classify(counts, {}, root=root), out, {"cpu": "test"})
+    printed = buf.getvalue()
+    check(n == len(unrun) and f"kernels/x/a.cpp:{body - 1}-{body}  int never(int x) {{" in printed,
+          "the report returns the unrun count and names each range with its first line")
+    with open(out) as f:
+        res = json.load(f)
+    check(res["totals"]["unrun"] == len(unrun) and res["files"]["kernels/x/a.cpp"]["unrun"] == unrun
+          and res["context"]["cpu"] == "test", "the results file holds the totals and the unrun lines")
+
+# The project's own list: every entry names a line its file still has.
+known = C.load_expected()
+stale = C.stale_expected(known)
+check(not stale, f"tools/coverage_expected.txt: no stale entry ({len(known)} entries; stale: {stale})")
+
+sys.exit(1 if failures else 0)

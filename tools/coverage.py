@@ -1,0 +1,304 @@
+#!/usr/bin/python3
+"""Line coverage of the kernels and references by the test suite (./lab coverage).
+
+Which kernel lines does no test ever run? A tail loop no shape reaches, a variant whose
+case list is empty, a branch for an input no test builds: code whose bugs no test could
+see, however bit-exact the rest. The mutation tester (./lab mutate) asks whether the tests
+notice a planted change on a line; this asks the cheaper, earlier question of whether any
+test gets to the line at all, for every line at once, in one instrumented build and one
+run of the suite.
+
+  coverage.py run [--jobs J] [--out F] [--fail-on-unrun]
+      configures and builds the `coverage` preset (build/coverage: GCC's --coverage at -O1,
+      the -emu objects too, no benchmark harness), runs the whole GoogleTest suite in J
+      shards side by side and CTest's tests of NNUELAB_FORCE_VARIANT and
+      NNUELAB_DISABLE_FEATURES, reads every object's counts with gcov (its JSON form), and
+      reports the kernel and reference lines that no test ran, as line ranges with their
+      text; writes the figures to --out (default results/<host>-coverage-<time>.json).
+  coverage.py report [--fail-on-unrun] [BUILD_DIR]
+      the same report from the counts an earlier run left in BUILD_DIR (default
+      build/coverage), without building or running anything.
+
+A line counts as run when any object that compiles it ran it (a kernel source is built
+natively and as its SIMDe -emu twin; a header is compiled into many objects). Lines the
+compiler emits no code for (declarations, braces, code folded away at -O1, templates never
+instantiated) are not counted either way. tools/coverage_expected.txt lists the unrun lines
+that no test can reach on purpose, with the reason (`file | the line's text | why`);
+they are reported as expected, not as unrun. What runs depends on the CPU: on a machine
+without AVX-512 a native AVX-512 object runs nothing, but its -emu twin runs the same
+lines, so the verdict per line rarely changes; the results file names the CPU.
+
+Standard library only; needs GCC's gcov of the compiler that built the tree.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(ROOT, "build", "coverage")
+EXPECTED = os.path.join(ROOT, "tools", "coverage_expected.txt")
+# The folders whose lines are reported: the kernels and the scalar references they are
+# checked against (the harness, tests and workloads run anyway or are not the subject).
+SCOPE = ("kernels/", "reference/")
+# CTest's tests of the environment variables (tests/CMakeLists.txt), run after the suite.
+ENV_TESTS = r"^(force_variant|disabled_features)\."
+
+
+def die(msg, code=2):
+    print(f"coverage: {msg}", file=sys.stderr)
+    sys.exit(code)
+
+
+# ---- reading gcov's counts ------------------------------------------------------------------
+def gcov_json(gcda_files, gcov="gcov", batch=64):
+    """gcov's JSON documents for the given .gcda files (gcov -j -t prints one document per
+    data file, one per line). Run from each file's folder, as gcov looks for the .gcno
+    beside the .gcda."""
+    docs = []
+    for i in range(0, len(gcda_files), batch):
+        part = gcda_files[i:i + batch]
+        p = subprocess.run([gcov, "--json-format", "--stdout"] + part, capture_output=True, text=True)
+        if p.returncode != 0:
+            die(f"gcov failed ({p.returncode}): {p.stderr.strip()[-1500:]}")
+        for line in p.stdout.splitlines():
+            line = line.strip()
+            if line.startswith("{"):
+                docs.append(json.loads(line))
+    return docs
+
+
+def merge(docs, root=ROOT, scope=SCOPE):
+    """{file relative to root: {line number: count}} over every document, summed across
+    objects (a line runs if any object ran it); only files under `scope`."""
+    counts = {}
+    for doc in docs:
+        cwd = doc.get("current_working_directory", "")
+        for f in doc.get("files", []):
+            path = os.path.realpath(os.path.join(cwd, f["file"]))
+            rel = os.path.relpath(path, root)
+            if rel.startswith("..") or not rel.startswith(scope):
+                continue
+            lines = counts.setdefault(rel, {})
+            for ln in f.get("lines", []):
+                n = ln["line_number"]
+                lines[n] = lines.get(n, 0) + int(ln["count"])
+    return counts
+
+
+def ranges(numbers):
+    """[(first, last)] runs of consecutive numbers."""
+    out = []
+    for n in sorted(numbers):
+        if out and n == out[-1][1] + 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return [tuple(r) for r in out]
+
+
+# ---- the expected unrun lines ---------------------------------------------------------------
+def load_expected(path=EXPECTED):
+    """{(file, stripped line text): reason} from lines `file | the line's text | why`."""
+    known = {}
+    if not os.path.exists(path):
+        return known
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            parts = [p.strip() for p in line.rstrip("\n").split(" | ")]
+            if len(parts) != 3 or not all(parts):
+                die(f"{path}:{n}: want 'file | the line's text | why no test runs it'")
+            known[(parts[0], parts[1])] = parts[2]
+    return known
+
+
+def stale_expected(known, root=ROOT):
+    """The entries whose file no longer holds that line (each would excuse nothing)."""
+    stale = []
+    for (rel, text) in known:
+        try:
+            with open(os.path.join(root, rel)) as f:
+                lines = {line.strip() for line in f}
+        except OSError:
+            lines = set()
+        if text not in lines:
+            stale.append((rel, text))
+    return stale
+
+
+def classify(counts, known, root=ROOT):
+    """Per file: run, counted, the unrun line numbers and the expected ones (each with its
+    text). Returns {file: {"lines", "run", "unrun": [(n, text)], "expected": [(n, text, why)]}}."""
+    out = {}
+    for rel in sorted(counts):
+        try:
+            with open(os.path.join(root, rel)) as f:
+                text = f.read().split("\n")
+        except OSError:
+            continue
+        row = {"lines": len(counts[rel]), "run": 0, "unrun": [], "expected": []}
+        for n, c in sorted(counts[rel].items()):
+            if c > 0:
+                row["run"] += 1
+                continue
+            src = text[n - 1].strip() if 0 < n <= len(text) else ""
+            why = known.get((rel, src))
+            if why:
+                row["expected"].append((n, src, why))
+            else:
+                row["unrun"].append((n, src))
+        out[rel] = row
+    return out
+
+
+def report(table, out=None, context=None):
+    lines = sum(r["lines"] for r in table.values())
+    run = sum(r["run"] for r in table.values())
+    unrun = sum(len(r["unrun"]) for r in table.values())
+    expected = sum(len(r["expected"]) for r in table.values())
+    print("\nper folder: lines with code, run by a test, unrun, expected unrun")
+    folders = {}
+    for rel, r in table.items():
+        key = os.path.dirname(rel)
+        agg = folders.setdefault(key, [0, 0, 0, 0])
+        agg[0] += r["lines"]
+        agg[1] += r["run"]
+        agg[2] += len(r["unrun"])
+        agg[3] += len(r["expected"])
+    for key, (n, ran, un, ex) in sorted(folders.items()):
+        print(f"  {key:28s} {n:6d} {ran:6d} {un:5d} {ex:5d}  {100.0 * ran / n if n else 100.0:5.1f}%")
+    print(f"\n{lines} lines with code in {len(table)} files: {run} run by a test ({100.0 * run / max(lines, 1):.2f}%), "
+          f"{unrun} unrun, {expected} expected unrun (tools/coverage_expected.txt)")
+    if unrun:
+        print("\nunrun lines (no test reaches them: a missing case, dead code, or a line to list as expected "
+              "with the reason):")
+        for rel, r in table.items():
+            nums = {n: t for n, t in r["unrun"]}
+            for a, b in ranges(nums):
+                span = f"{a}" if a == b else f"{a}-{b}"
+                print(f"  {rel}:{span}  {nums[a][:90]}")
+    if out:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w") as f:
+            json.dump({"date": datetime.datetime.now().isoformat(timespec="seconds"), "context": context or {},
+                       "totals": {"lines": lines, "run": run, "unrun": unrun, "expected": expected},
+                       "files": {rel: {"lines": r["lines"], "run": r["run"],
+                                       "unrun": [n for n, _ in r["unrun"]],
+                                       "expected": [n for n, _, _ in r["expected"]]}
+                                 for rel, r in table.items()}}, f, indent=1)
+        print(f"\nresults: {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
+    return unrun
+
+
+# ---- the run -------------------------------------------------------------------------------
+def gcda_files(build):
+    found = []
+    for dirpath, _, names in os.walk(build):
+        found += [os.path.join(dirpath, n) for n in names if n.endswith(".gcda")]
+    return sorted(found)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return os.uname().machine
+
+
+def run_suite(build, jobs):
+    """The whole suite in `jobs` shards side by side (libgcov merges each process's counts
+    into the .gcda files under a lock). Returns the tests run; dies if a shard fails."""
+    env = dict(os.environ, GTEST_TOTAL_SHARDS=str(jobs))
+    data = os.path.join(os.path.dirname(ROOT), "shared", "data")
+    if "NNUELAB_DATA" not in env and os.path.isdir(data):
+        env["NNUELAB_DATA"] = data
+    binary = os.path.join(build, "tests", "nnuelab_tests")
+    procs = []
+    for i in range(jobs):
+        log = open(os.path.join(build, f"coverage-shard{i}.log"), "w")
+        procs.append((subprocess.Popen([binary, "--gtest_brief=1"], cwd=build, stdout=log, stderr=subprocess.STDOUT,
+                                       env=dict(env, GTEST_SHARD_INDEX=str(i))), log))
+    ran = 0
+    for i, (p, log) in enumerate(procs):
+        p.wait()
+        log.close()
+        with open(log.name) as f:
+            text = f.read()
+        m = re.search(r"\[==========\] (\d+) tests? from", text)
+        ran += int(m.group(1)) if m else 0
+        if p.returncode != 0:
+            die(f"the suite failed under coverage (shard {i}, exit {p.returncode}): see {log.name}\n" + text[-2000:])
+    return ran
+
+
+def cmd_run(args):
+    if not shutil.which("gcov"):
+        die("needs gcov (Debian: gcc)")
+    if not os.path.exists(os.path.join(BUILD, "build.ninja")):
+        subprocess.run(["cmake", "--preset", "coverage"], cwd=ROOT, check=True)
+    jobs = args.jobs or os.cpu_count() or 2
+    p = subprocess.run(["cmake", "--build", BUILD, "--target", "nnuelab_tests", "nnuelab_list", "-j", str(jobs)],
+                       cwd=ROOT)
+    if p.returncode:
+        die("the coverage build failed")
+    for f in gcda_files(BUILD):
+        os.remove(f)  # counts of an earlier run (or of an older build) would add up
+    print(f"coverage: running the suite in {jobs} shards (instrumented, -O1)", flush=True)
+    ran = run_suite(BUILD, jobs)
+    # CTest's tests that run the suite's code under the environment variables that change
+    # dispatch (a forced variant, a known and an unknown one; features masked off): the
+    # lines that parse them and refuse bad values run only there.
+    p = subprocess.run(["ctest", "--test-dir", BUILD, "-R", ENV_TESTS, "--output-on-failure"],
+                       capture_output=True, text=True)
+    m = re.search(r"(\d+) tests? failed out of (\d+)", p.stdout)
+    if p.returncode or not m:
+        die(f"CTest's environment tests failed under coverage:\n{p.stdout[-3000:]}{p.stderr[-1000:]}")
+    print(f"coverage: {ran} tests ran, and CTest's {m.group(2)} environment tests; reading the counts", flush=True)
+    return cmd_report(args, build=BUILD, context={"tests": ran, "ctest_env_tests": int(m.group(2))})
+
+
+def cmd_report(args, build=None, context=None):
+    build = build or (args.build_dir if getattr(args, "build_dir", None) else BUILD)
+    files = gcda_files(build)
+    if not files:
+        die(f"no counts in {build} (run `./lab coverage` first)")
+    known = load_expected()
+    stale = stale_expected(known)
+    for rel, text in stale:
+        print(f"coverage: stale entry in tools/coverage_expected.txt: {rel} has no line '{text}'")
+    table = classify(merge(gcov_json(files)), known)
+    ctx = dict(context or {}, cpu=cpu_model(), objects=len(files))
+    out = args.out or os.path.join(ROOT, "results", f"{os.uname().nodename.split('.')[0]}-coverage-"
+                                   f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
+    unrun = report(table, out, ctx)
+    return 1 if args.fail_on_unrun and (unrun or stale) else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("run", "report"):
+        p = sub.add_parser(name)
+        p.add_argument("--out", help="the results file (JSON)")
+        p.add_argument("--fail-on-unrun", action="store_true",
+                       help="exit 1 if a line is unrun (and not listed as expected) or an entry is stale")
+        if name == "run":
+            p.add_argument("--jobs", type=int, help="build jobs and test shards (default: the cores)")
+        else:
+            p.add_argument("build_dir", nargs="?", help="the instrumented build (default build/coverage)")
+    args = ap.parse_args()
+    return cmd_run(args) if args.cmd == "run" else cmd_report(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main() or 0)
