@@ -23,6 +23,10 @@
 #include "kernels/find_nnz/registry.h"
 #include "kernels/ft_refresh/registry.h"
 #include "kernels/ft_update/registry.h"
+#include "kernels/common/lane_order.h"
+#include "kernels/common/packed.h"
+#include "reference/affine.h"
+#include "reference/find_nnz.h"
 #include "workloads/boundary.h"
 #include "workloads/chess.h"
 #include "workloads/engine.h"
@@ -361,6 +365,64 @@ TEST(Errors, NoVariantNeedsVectorAlignment) {
     ++ran;
   }
   EXPECT_GE(ran, 2);
+}
+
+// ---- the references' and the shared helpers' own refusals ---------------------------------
+// (Found by ./lab coverage: no test reached these lines.)
+
+TEST(Errors, ReferenceAffineRefusesAnOutputOutsideInt32) {
+  // 127 * 255 on top of a bias 1000 below the int32 maximum: the reference forms the sum in
+  // int64 and refuses it rather than wrap (the affine contract keeps bias + sum in int32).
+  const std::int8_t w[1] = {127};
+  const std::int32_t bias[1] = {INT32_MAX - 1000};
+  const std::uint8_t x[1] = {255};
+  std::int32_t y[1] = {};
+  expect_error([&] { ref::affine(w, bias, 1, 1, x, y); }, "ref::affine: output leaves int32 (input outside the domain?)");
+  const std::int32_t low[1] = {INT32_MIN + 1000};
+  const std::int8_t neg[1] = {-128};
+  expect_error([&] { ref::affine(neg, low, 1, 1, x, y); }, "ref::affine: output leaves int32 (input outside the domain?)");
+  // One step inside the bound is accepted, and exact.
+  const std::int32_t edge[1] = {INT32_MAX - 127 * 255};
+  ref::affine(w, edge, 1, 1, x, y);
+  EXPECT_EQ(y[0], INT32_MAX);
+}
+
+TEST(Errors, ReferenceChunkBitsetRefusesAnOversizedRow) {
+  std::vector<std::uint8_t> in(4 * 65536 + 4);
+  std::vector<std::uint64_t> bits(65536 / 64 + 1);
+  expect_error([&] { ref::nnz_chunk_bitset(in.data(), 4 * 65536 + 1, bits.data()); },
+               "nnz_chunk_bitset: n_bytes = 262145 is outside 0..262144");
+  expect_error([&] { ref::nnz_chunk_bitset(in.data(), -1, bits.data()); },
+               "nnz_chunk_bitset: n_bytes = -1 is outside 0..262144");
+  in[4 * 65535] = 1;  // the last chunk of the largest row is set: the bound is inclusive
+  ref::nnz_chunk_bitset(in.data(), 4 * 65536, bits.data());
+  EXPECT_EQ(bits[65535 / 64], std::uint64_t(1) << 63);
+}
+
+TEST(Errors, LaneOrdersRefuseRowsThatAreNotWholeBlocks) {
+  expect_error([] { lane_interleave_order(2, 1, 8, 24); },
+               "lane order: 24 bytes is not a whole number of 2-lane blocks of 16 bytes");
+  const std::int8_t w[6] = {};
+  expect_error([&] { permute_next_layer_columns(w, 3, 2, {0, 1}); },
+               "permute_next_layer_columns: the order has 2 positions, the layer 3 inputs");
+}
+
+TEST(Errors, PackedBlocksSlotsAndMoves) {
+  PackedBlocks p;
+  expect_error([&] { packed_alloc(p, PackedBlocks::kSlots, 64); }, "packed_alloc: slot index out of range");
+  expect_error([&] { packed_alloc(p, -1, 64); }, "packed_alloc: slot index out of range");
+  void* data = packed_alloc(p, 1, 100);
+  p.meta[3] = 42;
+  int owner = 0;
+  p.prepared_by = &owner;
+  // A move hands over every slot, the facts and the owner, and leaves the source empty (its
+  // destructor then frees nothing twice: the sanitizer build would report it).
+  PackedBlocks q(std::move(p));
+  EXPECT_EQ(q.slot[1].data, data);
+  EXPECT_EQ(q.meta[3], 42);
+  EXPECT_EQ(q.prepared_by, &owner);
+  EXPECT_EQ(p.slot[1].data, nullptr);  // NOLINT(bugprone-use-after-move): the moved-from state is the contract
+  EXPECT_EQ(p.prepared_by, nullptr);
 }
 
 }  // namespace

@@ -417,5 +417,58 @@ TEST(Octav, RealLayersOnTheirGrid) {
   EXPECT_LE(ref::quantize_sym_mse(t.x.data(), t.x.size(), float(s), 4), 1.001 * best) << t.name << " sweep s=" << best_s;
 }
 
+// The references' refusals and names that no other test reaches (found by ./lab coverage).
+TEST(OctavReference, RefusesBadSumsAndNamesTheNoiseModels) {
+  ref::OctavSums sums{};
+  sums.count_small = 3;
+  sums.count_above = 2;
+  for (const double bad : {-1.0, std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    sums.sum_abs_above = bad;
+    try {
+      ref::octav_next(sums, 8);
+      ADD_FAILURE() << "sum_abs_above " << bad << " accepted";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), "octav_next: sum_abs_above must be finite and >= 0");
+    }
+  }
+  sums.sum_abs_above = 0.0;  // the bound is inclusive: no element above s is valid
+  EXPECT_EQ(ref::octav_next(sums, 8), 0.0);
+  EXPECT_STREQ(ref::octav_noise_name(ref::OctavNoise::kWritten), "written");
+  EXPECT_STREQ(ref::octav_noise_name(ref::OctavNoise::kSymmetric), "symmetric");
+}
+
+TEST(OctavTensors, UnknownKindsAndLayersAreRefused) {
+  EXPECT_THROW(octav_tensors::synthetic("cauchy", 16, 1), std::invalid_argument);
+  try {
+    octav_tensors::synthetic("cauchy", 16, 1);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown synthetic tensor 'cauchy' (gaussian, laplace, uniform, sparse)");
+  }
+  std::string why;
+  const auto path = workloads::find_net(128, &why);
+  if (!path) GTEST_SKIP() << "no L1 = 128 net for the real layers: " << why;
+  const auto net = workloads::load_network(*path);
+  try {
+    octav_tensors::real_layer(net, "fc3", 0);
+    ADD_FAILURE() << "layer fc3 accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown layer 'fc3' (ft, fc0, fc1, fc2)");
+  }
+  EXPECT_THROW(octav_tensors::real_layer(net, "fc0", 8), std::invalid_argument);
+  // fc2: the 30 real inputs of the output layer, scaled as the engine reads them.
+  const auto fc2 = octav_tensors::real_layer(net, "fc2", 3);
+  EXPECT_EQ(fc2.x.size(), 30u);
+  EXPECT_EQ(fc2.name, "L1-128/fc2[3]");
+  EXPECT_EQ(fc2.x[0], float(double(net.stacks[3].w2[0]) * 127.0 / 9600.0));
+  // ft with a cap: every k-th weight, k the smallest stride that keeps within the cap.
+  const std::size_t n = net.ft_weights.size(), cap = 100000;
+  const auto ft = octav_tensors::real_layer(net, "ft", 0, cap);
+  const std::size_t stride = (n + cap - 1) / cap;
+  EXPECT_EQ(ft.x.size(), (n + stride - 1) / stride);
+  EXPECT_LE(ft.x.size(), cap);
+  EXPECT_EQ(ft.name, "L1-128/ft(1/" + std::to_string(stride) + ")");
+  EXPECT_EQ(ft.x[1], float(net.ft_weights[stride]) / 127.0f);
+}
+
 }  // namespace
 }  // namespace nnuelab::test

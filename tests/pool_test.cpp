@@ -383,6 +383,26 @@ TEST(PoolRefusals, OddAndUnsupportedShapesThrowWithTheReason) {
   // The reasons say what is wrong.
   const auto& scalar = pool_avg2::variants()[0];
   EXPECT_NE(pool_avg2::why_unsupported(scalar, {33}).find("odd"), std::string::npos);
+  // The size bound is exactly 2^20 for every pairing op and variant (a bound moved either
+  // way fails here: 2^20 is taken by the scalar forms, 2^20 + 2 is refused by the bound
+  // itself, not by some other check of the variant's).
+  const std::string over = "n must be 2..1048576";
+  const int big = 1 << 20;
+  EXPECT_EQ(pool_avg2::why_unsupported(scalar, {big}), "");
+  EXPECT_EQ(pool_max2::why_unsupported(pool_max2::variants()[0], {big}), "");
+  EXPECT_EQ(pool_product2::why_unsupported(pool_product2::variants()[0], {big}), "");
+  EXPECT_EQ(ft_output::why_unsupported(ft_output::variants()[0], {big, ft_output::Form::kClamp127}), "");
+  auto refuses_over = [&](auto all, auto why, auto shape) {
+    for (const auto& v : all) {
+      if (v.info.available()) {
+        EXPECT_NE(why(v, shape).find(over), std::string::npos) << v.info.name << ": " << why(v, shape);
+      }
+    }
+  };
+  refuses_over(pool_avg2::variants(), &pool_avg2::why_unsupported, pool_avg2::Shape{big + 2});
+  refuses_over(pool_max2::variants(), &pool_max2::why_unsupported, pool_max2::Shape{big + 2});
+  refuses_over(pool_product2::variants(), &pool_product2::why_unsupported, pool_product2::Shape{big + 2});
+  refuses_over(ft_output::variants(), &ft_output::why_unsupported, ft_output::Shape{big + 2, ft_output::Form::kClamp127});
   for (const Ft& v : ft_output::variants())
     if (v.info.available() && v.info.name.find("clamp255") != std::string::npos) {
       EXPECT_NE(ft_output::why_unsupported(v, {256, ft_output::Form::kClamp127}).find("clamp255 only"), std::string::npos);

@@ -16,9 +16,11 @@
 #include "kernels/crelu32/registry.h"
 #include "kernels/crelu32_pair/registry.h"
 #include "kernels/quantmoid4/registry.h"
+#include "kernels/quantize/registry.h"
 #include "kernels/sqr_crelu32/registry.h"
 #include "reference/crelu16.h"
 #include "reference/find_nnz.h"
+#include "reference/quantmoid4.h"
 #include "tests/elementwise_tester.h"
 
 namespace nnuelab::test {
@@ -172,6 +174,43 @@ TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
       }
     }
   }
+}
+
+// No registered variant after `ran` is one dispatch could have picked (the pick is the last
+// eligible one in registry order).
+template <class V, class Eligible>
+void expect_last_eligible(std::span<const V> all, const V& ran, Eligible eligible) {
+  EXPECT_TRUE(eligible(ran)) << ran.info.name;
+  bool after = false;
+  for (const V& v : all) {
+    if (&v == &ran) {
+      after = true;
+    } else if (after) {
+      EXPECT_FALSE(eligible(v)) << v.info.name << " comes after " << ran.info.name;
+    }
+  }
+}
+
+// The other dispatchers, quantmoid4's run_active and quantize's active (no other test
+// reached them: ./lab coverage): the best native variant runs, and computes the op.
+TEST(Dispatch, Quantmoid4AndQuantizePickTheirBestNativeVariant) {
+  if (forced_variant()) GTEST_SKIP() << "NNUELAB_FORCE_VARIANT is set";
+  const int n = 512;
+  std::vector<std::int16_t> in(n);
+  for (int i = 0; i < n; ++i) in[i] = std::int16_t((i * 131) % 65536 - 32768);  // spans the int16 range
+  std::vector<std::uint8_t> got(n), want(n);
+  const quantmoid4::Shape shape{n};
+  const quantmoid4::Variant& ran = quantmoid4::run_active(shape, in.data(), got.data());
+  ref::quantmoid4(in.data(), n, want.data());
+  EXPECT_FALSE(first_mismatch(got.data(), want.data(), n)) << ran.info.name;
+  expect_last_eligible(quantmoid4::variants(), ran, [&](const quantmoid4::Variant& v) {
+    return v.info.available() && !v.info.emulated && !v.info.portable && !v.writes_bits && v.canonical_order() &&
+           quantmoid4::why_unsupported(v, shape).empty();
+  });
+  const quantize::Variant& q = quantize::active();
+  expect_last_eligible(quantize::variants(), q, [](const quantize::Variant& v) {
+    return v.info.available() && !v.info.emulated && !v.info.portable;
+  });
 }
 
 // A test that cannot fail is a defect: plant a wrong kernel and watch the harness catch it.

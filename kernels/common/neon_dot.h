@@ -113,14 +113,10 @@ inline std::uint64_t chunk_mask64(const std::uint8_t* in, int first, int chunks)
   return m;
 }
 
-// Bits of bytes [first, first + 64) of a row of n bytes.
-inline std::uint64_t byte_mask64(const std::uint8_t* in, int first, int n_bytes) {
-  const int n = n_bytes - first < 64 ? n_bytes - first : 64;
-  const std::uint8_t* p = in + first;
-  if (n == 64) return bit_mask64(byte_bytes16(p), byte_bytes16(p + 16), byte_bytes16(p + 32), byte_bytes16(p + 48));
-  std::uint64_t m = 0;
-  for (int i = 0; i < n; ++i) m |= std::uint64_t(p[i] != 0) << i;
-  return m;
+// Bits of the 64 bytes at p, one per byte (its only caller, find_nnz's block walk, asks for
+// whole 64-byte blocks and handles a row's tail itself).
+inline std::uint64_t byte_mask64(const std::uint8_t* p) {
+  return bit_mask64(byte_bytes16(p), byte_bytes16(p + 16), byte_bytes16(p + 32), byte_bytes16(p + 48));
 }
 
 // ---- index lists --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ namespace {
 using namespace ::nnuelab::NNUELAB_ISA_NS::neon_dot;
 
 // A 64-element block's mask, one bit per element (W = 64 for blocks.h).
-constexpr auto bytes64 = [](const std::uint8_t* in, int e) { return byte_mask64(in, e, e + 64); };
+constexpr auto bytes64 = [](const std::uint8_t* in, int e) { return byte_mask64(in + e); };
 constexpr auto chunks64 = [](const std::uint8_t* in, int e) { return chunk_mask64(in, e, e + 64); };
 
 template <Form F>
