@@ -7,7 +7,7 @@ parts on a small program instead, built with CXX --coverage from one source twic
 kernel is built natively and as its -emu twin) in a scratch tree:
 - a line one object ran and the other did not counts as run (the counts are summed over
   objects); a line neither ran is reported unrun, with its text; a line the compiler
-  emitted no code for is not counted;
+  emitted no code for is not counted, nor a line of braces alone;
 - an entry of the expected list turns its line from unrun to expected; an entry whose line
   is gone is stale; a malformed entry is refused;
 - files outside kernels/ and reference/ are left out;
@@ -95,6 +95,10 @@ with tempfile.TemporaryDirectory() as root:
     check(body in unrun and plus not in unrun and minus not in unrun,
           f"unrun: the line neither object ran, not the lines one ran ({unrun})")
     check(any(t == "return x * 3;" for n, t in row["unrun"] if n == body), "an unrun line keeps its text")
+    close = lineno(SOURCE, "return x * 3;") + 1  # never()'s closing brace
+    braced = C.classify({"kernels/x/a.cpp": {**a, close: 0}}, {}, root=root)["kernels/x/a.cpp"]
+    check(close not in [n for n, _ in braced["unrun"]] and braced["lines"] == row["lines"],
+          "a line of braces alone counted 0 (a scope's clean-up) is neither reported nor counted")
 
     known = {("kernels/x/a.cpp", "return x * 3;"): "no test passes argc > 5"}
     row = C.classify(counts, known, root=root)["kernels/x/a.cpp"]

@@ -176,6 +176,17 @@ TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
   }
 }
 
+// The ISA table's lookups: an ISA no row names is a programming error (a registry naming
+// it), not an empty feature set; the flags are the table's (the -emu builds have none).
+TEST(Registry, IsaTableLookups) {
+  EXPECT_THROW(isa_features("avx1024"), std::logic_error);
+  EXPECT_EQ(isa_features("avx512bw-emu"), Features(0));
+  EXPECT_NE(isa_features("avx2"), Features(0));
+  EXPECT_NE(isa_flags("avx2").find("-mavx2"), std::string::npos) << isa_flags("avx2");
+  EXPECT_EQ(isa_flags("avx512vnni-emu"), "(none: SIMDe emulation)");
+  EXPECT_EQ(isa_flags("avx1024"), "");
+}
+
 // No registered variant after `ran` is one dispatch could have picked (the pick is the last
 // eligible one in registry order).
 template <class V, class Eligible>

@@ -21,8 +21,8 @@ run of the suite.
 
 A line counts as run when any object that compiles it ran it (a kernel source is built
 natively and as its SIMDe -emu twin; a header is compiled into many objects). Lines the
-compiler emits no code for (declarations, braces, code folded away at -O1, templates never
-instantiated) are not counted either way. tools/coverage_expected.txt lists the unrun lines
+compiler emits no code for (declarations, code folded away at -O1, templates never
+instantiated) are not counted either way, nor are lines of braces alone. tools/coverage_expected.txt lists the unrun lines
 that no test can reach on purpose, with the reason (`file | the line's text | why`);
 they are reported as expected, not as unrun. What runs depends on the CPU: on a machine
 without AVX-512 a native AVX-512 object runs nothing, but its -emu twin runs the same
@@ -132,6 +132,13 @@ def stale_expected(known, root=ROOT):
     return stale
 
 
+# A line of braces alone carries no code of its own; gcov still gives some a count (a
+# scope's end, where destructors and exception clean-ups land), and at -O1 such a line can
+# read 0 in a function that ran, for a clean-up no test threw through. They are not
+# counted: the lines with statements say whether a function ran.
+BRACES = re.compile(r"[{}();]*")
+
+
 def classify(counts, known, root=ROOT):
     """Per file: run, counted, the unrun line numbers and the expected ones (each with its
     text). Returns {file: {"lines", "run", "unrun": [(n, text)], "expected": [(n, text, why)]}}."""
@@ -142,12 +149,15 @@ def classify(counts, known, root=ROOT):
                 text = f.read().split("\n")
         except OSError:
             continue
-        row = {"lines": len(counts[rel]), "run": 0, "unrun": [], "expected": []}
+        row = {"lines": 0, "run": 0, "unrun": [], "expected": []}
         for n, c in sorted(counts[rel].items()):
+            src = text[n - 1].strip() if 0 < n <= len(text) else ""
+            if BRACES.fullmatch(src):
+                continue  # no code of its own (see BRACES)
+            row["lines"] += 1
             if c > 0:
                 row["run"] += 1
                 continue
-            src = text[n - 1].strip() if 0 < n <= len(text) else ""
             why = known.get((rel, src))
             if why:
                 row["expected"].append((n, src, why))
