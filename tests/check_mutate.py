@@ -4,7 +4,7 @@
 `tools/mutate.py` (./lab mutate) plants one change per mutant in a private copy of the tree,
 builds it and runs the suite; a full run takes hours, so CTest checks its parts instead:
 - the operators: each turns a sample line into the expected mutant, and nothing is mutated
-  in a comment, a string or a preprocessor line;
+  in a comment, a string, a preprocessor line or a static_assert;
 - every kernel file with mutants gets a first-stage test filter that selects tests of the
   real suite (TEST_BINARY --gtest_list_tests), so no mutant is "killed" or "survives" on
   an empty selection;
@@ -76,6 +76,7 @@ for line, what in [("  // _mm256_add_epi32 sums the lanes", "a comment line"),
                    ("x = y;  // then _mm256_add_epi32(x, y)", "a trailing comment"),
                    ('  return "needs _mm256_add_epi32 (x >> 2)";', "a string"),
                    ("#define ADD _mm256_add_epi32", "a preprocessor line"),
+                   ("static_assert(std::int64_t(c) * c < (std::int64_t(1) << 31), \"fits\");", "a static_assert"),
                    ("  std::vector<std::vector<int>> v;", "a template's closing >>"),
                    ("  x >>= 1;", "a compound shift (not an operator of the tool)")]:
     check(not M.mutants_of_text("kernels/x/avx2.cpp", line), f"nothing mutated in {what}")
