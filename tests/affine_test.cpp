@@ -30,7 +30,7 @@ const std::vector<Shape> kShapes = {
     {256, 160},  // wider than any register budget: several output slabs
     {512, 64}, {64, 192},  // out % 64 == 0: the AVX-512 tile64 forms' only shapes (1 and 3 row registers)
     {36, 32},  {52, 16},  // hidden widths with chunk counts (9, 13) no accumulator-set count divides
-    {256, 48}, {128, 24},  // 3 or 6 output registers: the pipelined blocked forms' fallback to two passes
+    {256, 48}, {128, 24}, {64, 12},  // 3 or 6 output registers: the pipelined blocked forms' fallback to two passes (every width)
 };
 
 const std::vector<Density> kDensities = {

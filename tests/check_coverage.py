@@ -11,6 +11,8 @@ kernel is built natively and as its -emu twin) in a scratch tree:
 - an entry of the expected list turns its line from unrun to expected; an entry whose line
   is gone is stale; a malformed entry is refused;
 - files outside kernels/ and reference/ are left out;
+- a line one ISA build runs (or its -emu twin) and another compiles but never runs is listed
+  as that build's gap;
 - the results file holds the totals and the unrun line numbers;
 - every entry of the real tools/coverage_expected.txt still names a line of its file.
 Exit 1 on a failure (each a line starting "FAIL  ").
@@ -64,19 +66,27 @@ with tempfile.TemporaryDirectory() as root:
     with open(other, "w") as f:
         f.write(HELPER)
     build = os.path.join(root, "build")
-    for twin in (0, 1):
-        d = os.path.join(build, f"obj{twin}")
+    # Named as the ISA builds are (nnuelab_isa_<ns>.dir): the sse2 build and the avx2 build
+    # compile the twins; the avx2 build's -emu twin also runs never() (more arguments).
+    objects = [("nnuelab_isa_sse2.dir", 0, []), ("nnuelab_isa_avx2.dir", 1, []),
+               ("nnuelab_isa_avx2_emu.dir", 1, ["a"] * 6)]
+    for name, twin, argv in objects:
+        d = os.path.join(build, name)
         os.makedirs(d)
         subprocess.run([cxx, "-O0", "--coverage", f"-DTWIN={twin}", "-c", src, "-o", os.path.join(d, "a.o")],
                        cwd=d, check=True)
         subprocess.run([cxx, "-O0", "--coverage", "-c", other, "-o", os.path.join(d, "b.o")], cwd=d, check=True)
         subprocess.run([cxx, "--coverage", os.path.join(d, "a.o"), os.path.join(d, "b.o"), "-o",
                         os.path.join(d, "prog")], cwd=d, check=True)
-        subprocess.run([os.path.join(d, "prog")], cwd=d, check=True, capture_output=True)
+        subprocess.run([os.path.join(d, "prog")] + argv, cwd=d, check=True, capture_output=True)
     files = C.gcda_files(build)
-    check(len(files) == 4, f"gcda_files finds each object's counts ({len(files)} of 4)")
-    docs = C.gcov_json(files)
-    check(len(docs) == 4, f"gcov gives one JSON document per data file ({len(docs)})")
+    check(len(files) == 6, f"gcda_files finds each object's counts ({len(files)} of 6)")
+    all_docs = C.gcov_json(files)
+    check(len(all_docs) == 6, f"gcov gives one JSON document per data file ({len(all_docs)})")
+    check(sorted({C.isa_of(d) for d in all_docs}) == ["avx2", "sse2"],
+          f"each object's ISA read from its folder, the -emu twin's as its ISA's: {sorted({C.isa_of(d) for d in all_docs})}")
+    # The first two objects only (never() unrun everywhere) for the checks below.
+    docs = [d for d in all_docs if "_emu.dir" not in d["data_file"]]
     counts = C.merge(docs, root=root)
     check(list(counts) == ["kernels/x/a.cpp"], f"only files under kernels/ and reference/ are kept: {list(counts)}")
     a = counts.get("kernels/x/a.cpp", {})
@@ -88,6 +98,17 @@ with tempfile.TemporaryDirectory() as root:
     check(lineno(SOURCE, "#else") not in a, "a line without code is not counted")
     main_line = lineno(SOURCE, "int s = only_in_one")
     check(a.get(main_line) == 2, f"a line both objects ran sums their counts ({a.get(main_line)})")
+
+    # Every object: never() ran in the avx2 build (its -emu twin) and not in the sse2 one,
+    # which compiles it too: a gap of the sse2 build, not an unrun line.
+    everything = C.merge(all_docs, root=root)
+    gaps = C.isa_gaps(all_docs, everything, {}, root=root)
+    check((("kernels/x/a.cpp", body, "return x * 3;", ["sse2"]) in gaps)
+          and not any(n in (plus, minus) for _, n, _, _ in gaps),
+          f"a line one ISA build runs and another compiles but never runs is that build's gap: {gaps}")
+    known_body = {("kernels/x/a.cpp", "return x * 3;"): "why"}
+    check(all(t != "return x * 3;" for _, _, t, _ in C.isa_gaps(all_docs, everything, known_body, root=root)),
+          "an expected line is not listed as a gap")
 
     table = C.classify(counts, {}, root=root)
     row = table["kernels/x/a.cpp"]

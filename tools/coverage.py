@@ -24,7 +24,9 @@ natively and as its SIMDe -emu twin; a header is compiled into many objects). Li
 compiler emits no code for (declarations, code folded away at -O1, templates never
 instantiated) are not counted either way, nor are lines of braces alone. tools/coverage_expected.txt lists the unrun lines
 that no test can reach on purpose, with the reason (`file | the line's text | why`);
-they are reported as expected, not as unrun. What runs depends on the CPU: on a machine
+they are reported as expected, not as unrun. Then, as information, the lines one ISA's
+build runs and another compiles but never runs (a technique in a shared header reached at
+one register width only). What runs depends on the CPU: on a machine
 without AVX-512 a native AVX-512 object runs nothing, but its -emu twin runs the same
 lines, so the verdict per line rarely changes; the results file names the CPU.
 
@@ -88,6 +90,42 @@ def merge(docs, root=ROOT, scope=SCOPE):
                 n = ln["line_number"]
                 lines[n] = lines.get(n, 0) + int(ln["count"])
     return counts
+
+
+def isa_of(doc):
+    """The ISA build a document's object belongs to: nnuelab_isa_<ns>.dir, its -emu twin
+    (<ns>_emu) counted with it (the same ISA's code, run natively or through SIMDe); None for
+    objects outside the ISA builds (the common kernels, the references, the tests)."""
+    m = re.search(r"nnuelab_isa_(\w+?)(?:_emu)?\.dir", doc.get("data_file", ""))
+    return m.group(1) if m else None
+
+
+def isa_gaps(docs, counts, known, root=ROOT):
+    """Lines that some test runs in one ISA's build but that another ISA build compiles and
+    never runs: a header technique reached at one width only, a fallback one register width
+    never takes. [(file, line, text, [isa, ...])], lines of braces alone and expected
+    lines left out."""
+    by_isa = {}
+    for doc in docs:
+        g = isa_of(doc)
+        if g:
+            by_isa.setdefault(g, []).append(doc)
+    gaps = {}
+    for g, group_docs in sorted(by_isa.items()):
+        for rel, lines in merge(group_docs, root).items():
+            for n, c in lines.items():
+                if c == 0 and counts.get(rel, {}).get(n, 0) > 0:
+                    gaps.setdefault((rel, n), []).append(g)
+    out, texts = [], {}
+    for (rel, n), isas in sorted(gaps.items()):
+        if rel not in texts:
+            with open(os.path.join(root, rel)) as f:
+                texts[rel] = f.read().split("\n")
+        src = texts[rel][n - 1].strip() if 0 < n <= len(texts[rel]) else ""
+        if BRACES.fullmatch(src) or (rel, src) in known:
+            continue
+        out.append((rel, n, src, isas))
+    return out
 
 
 def ranges(numbers):
@@ -167,7 +205,7 @@ def classify(counts, known, root=ROOT):
     return out
 
 
-def report(table, out=None, context=None):
+def report(table, out=None, context=None, gaps=()):
     lines = sum(r["lines"] for r in table.values())
     run = sum(r["run"] for r in table.values())
     unrun = sum(len(r["unrun"]) for r in table.values())
@@ -193,6 +231,11 @@ def report(table, out=None, context=None):
             for a, b in ranges(nums):
                 span = f"{a}" if a == b else f"{a}-{b}"
                 print(f"  {rel}:{span}  {nums[a][:90]}")
+    if gaps:
+        print(f"\n{len(gaps)} lines run in some ISA builds but never in others that compile them (information: "
+              "at -O1 an inlined line's count can land on a neighbour, so read the code before adding a case):")
+        for rel, n, src, isas in gaps:
+            print(f"  {rel}:{n} [{', '.join(isas)}]  {src[:80]}")
     if out:
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
         with open(out, "w") as f:
@@ -201,7 +244,9 @@ def report(table, out=None, context=None):
                        "files": {rel: {"lines": r["lines"], "run": r["run"],
                                        "unrun": [n for n, _ in r["unrun"]],
                                        "expected": [n for n, _, _ in r["expected"]]}
-                                 for rel, r in table.items()}}, f, indent=1)
+                                 for rel, r in table.items()},
+                       "isa_gaps": [{"file": rel, "line": n, "isas": isas} for rel, n, _, isas in gaps]},
+                      f, indent=1)
         print(f"\nresults: {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return unrun
 
@@ -290,11 +335,14 @@ def cmd_report(args, build=None, context=None):
     stale = stale_expected(known)
     for rel, text in stale:
         print(f"coverage: stale entry in tools/coverage_expected.txt: {rel} has no line '{text}'")
-    table = classify(merge(gcov_json(files)), known)
+    docs = gcov_json(files)
+    counts = merge(docs)
+    table = classify(counts, known)
+    gaps = isa_gaps(docs, counts, known)
     ctx = dict(context or {}, cpu=cpu_model(), objects=len(files))
     out = args.out or os.path.join(ROOT, "results", f"{os.uname().nodename.split('.')[0]}-coverage-"
                                    f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
-    unrun = report(table, out, ctx)
+    unrun = report(table, out, ctx, gaps)
     return 1 if args.fail_on_unrun and (unrun or stale) else 0
 
 
