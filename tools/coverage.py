@@ -41,6 +41,8 @@ import shutil
 import subprocess
 import sys
 
+from reasons import read_reasons
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "coverage")
 EXPECTED = os.path.join(ROOT, "tools", "coverage_expected.txt")
@@ -142,18 +144,7 @@ def ranges(numbers):
 # ---- the expected unrun lines ---------------------------------------------------------------
 def load_expected(path=EXPECTED):
     """{(file, stripped line text): reason} from lines `file | the line's text | why`."""
-    known = {}
-    if not os.path.exists(path):
-        return known
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            parts = [p.strip() for p in line.rstrip("\n").split(" | ")]
-            if len(parts) != 3 or not all(parts):
-                die(f"{path}:{n}: want 'file | the line's text | why no test runs it'")
-            known[(parts[0], parts[1])] = parts[2]
-    return known
+    return read_reasons(path, 3, "file | the line's text | why no test runs it", "coverage")
 
 
 def stale_expected(known, root=ROOT):

@@ -37,6 +37,8 @@ import sys
 import tempfile
 import time
 
+from reasons import read_reasons
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.path.join(ROOT, "build", "mutate")
 COPY = os.path.join(WORK, "src")
@@ -405,18 +407,7 @@ def run_tests(gfilter, jobs, timeout):
 def load_equivalent(path=EQUIVALENT):
     """{(file, operator, after line stripped): reason} from lines
     `file | operator | the mutated line | why it cannot change an output`."""
-    known = {}
-    if not os.path.exists(path):
-        return known
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            parts = [p.strip() for p in line.rstrip("\n").split(" | ")]
-            if len(parts) != 4 or not all(parts):
-                die(f"{path}:{n}: want 'file | operator | mutated line | reason'")
-            known[(parts[0], parts[1], parts[2])] = parts[3]
-    return known
+    return read_reasons(path, 4, "file | operator | mutated line | reason", "mutate")
 
 
 def key_of(m):
