@@ -145,7 +145,8 @@ template <class F>
 // variant of its width calls, rather than carry code no test can reach: adds8 and min_epu8
 // (the SSE2 clips') are X128's only; packus32, packus16 and min_epu16 (the packus clip of
 // crelu32, SSE4.1 and AVX2), and add8, sub8 and sign8 (Quantmoid4's sign form, SSSE3 and
-// AVX2) are not in X512. Also:
+// AVX2) are not in X512; NEON's N128 (kernels/common/neon.h) has neither group (its crelu32
+// and Quantmoid4 forms are the packs and blend ones). Also:
 //   fix_packs16(r): canonical order after ONE packs/packus_epi16 of two consecutive input
 //                   vectors (packs works per 128-bit lane, interleaving 8-byte groups);
 //   fix_packs32x2(r): canonical order after packs_epi32 (or packus_epi32) of vectors

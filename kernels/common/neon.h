@@ -137,17 +137,10 @@ struct N128 {
     return neon::s8(vuzp2q_s16(vreinterpretq_s16_s32(lo), vreinterpretq_s16_s32(hi)));
   }
   static reg subs_epu16(reg a, reg b) { return neon::s8(vqsubq_u16(neon::u16(a), neon::u16(b))); }
-  static reg min_epu16(reg a, reg b) { return neon::s8(vminq_u16(neon::u16(a), neon::u16(b))); }
   // abs(-32768) wraps to -32768 (0x8000) like pabsw; subs_epu16 then reads it as 32768.
   static reg abs16(reg a) { return neon::s8(vabsq_s16(neon::s16(a))); }
-  static reg add8(reg a, reg b) { return vaddq_s8(a, b); }
-  static reg sub8(reg a, reg b) { return vsubq_s8(a, b); }
   static reg subs8(reg a, reg b) { return vqsubq_s8(a, b); }
   static reg max8(reg a, reg b) { return vmaxq_s8(a, b); }
-  // psignb (a negated where s < 0, zeroed where s == 0, kept where s > 0; -128 stays -128)
-  // has no NEON instruction: negate, select by the sign, mask by s != 0. Only here so the
-  // x86 Sign technique instantiates; blend_neg8 (one bsl) is the NEON way.
-  static reg sign8(reg a, reg s) { return vandq_s8(vbslq_s8(vcltzq_s8(s), vnegq_s8(a), a), neon::s8(vtstq_s8(s, s))); }
   // b where the sign byte is negative, else a: bsl with the sign mask (cmlt #0).
   static reg blend_neg8(reg a, reg b, reg sign) { return vbslq_s8(vcltzq_s8(sign), b, a); }
   // Narrowing keeps the order: nothing to fix.
