@@ -22,18 +22,20 @@ run of the suite.
 A line counts as run when any object that compiles it ran it (a kernel source is built
 natively and as its SIMDe -emu twin; a header is compiled into many objects). Lines the
 compiler emits no code for (declarations, code folded away at -O1, templates never
-instantiated) are not counted either way, nor are lines of braces alone. tools/coverage_expected.txt lists the unrun lines
-that no test can reach on purpose, with the reason (`file | the line's text | why`);
-they are reported as expected, not as unrun. Then, as information, the lines one ISA's
-build runs and another compiles but never runs (a technique in a shared header reached at
-one register width only). What runs depends on the CPU: on a machine
-without AVX-512 a native AVX-512 object runs nothing, but its -emu twin runs the same
-lines, so the verdict per line rarely changes; the results file names the CPU.
+instantiated) are not counted either way, nor are lines of braces alone.
+tools/coverage_expected.txt lists the unrun lines that no test can reach on purpose, with
+the reason (`file | the line's text | why`); they are reported as expected, not as unrun.
+Then, as information, the lines one ISA's build runs and another compiles but never runs
+(a technique in a shared header reached at one register width only). What runs depends on
+the CPU: on a machine without AVX-512 a native AVX-512 object runs nothing, but its -emu
+twin runs the same lines, so the verdict per line rarely changes; the results file names
+the CPU.
 
 Standard library only; needs GCC's gcov of the compiler that built the tree.
 """
 import argparse
 import datetime
+import functools
 import json
 import os
 import re
@@ -118,12 +120,10 @@ def isa_gaps(docs, counts, known, root=ROOT):
             for n, c in lines.items():
                 if c == 0 and counts.get(rel, {}).get(n, 0) > 0:
                     gaps.setdefault((rel, n), []).append(g)
-    out, texts = [], {}
+    out = []
     for (rel, n), isas in sorted(gaps.items()):
-        if rel not in texts:
-            with open(os.path.join(root, rel)) as f:
-                texts[rel] = f.read().split("\n")
-        src = texts[rel][n - 1].strip() if 0 < n <= len(texts[rel]) else ""
+        text = source_lines(root, rel) or ()
+        src = text[n - 1] if 0 < n <= len(text) else ""
         if BRACES.fullmatch(src) or (rel, src) in known:
             continue
         out.append((rel, n, src, isas))
@@ -147,18 +147,20 @@ def load_expected(path=EXPECTED):
     return read_reasons(path, 3, "file | the line's text | why no test runs it", "coverage")
 
 
+@functools.lru_cache(maxsize=None)
+def source_lines(root, rel):
+    """The lines of a source file, stripped (index 0 is line 1); None if it cannot be read.
+    Cached: the classification, the ISA gaps and the stale-entry check all read them."""
+    try:
+        with open(os.path.join(root, rel)) as f:
+            return tuple(line.strip() for line in f.read().split("\n"))
+    except OSError:
+        return None
+
+
 def stale_expected(known, root=ROOT):
     """The entries whose file no longer holds that line (each would excuse nothing)."""
-    stale = []
-    for (rel, text) in known:
-        try:
-            with open(os.path.join(root, rel)) as f:
-                lines = {line.strip() for line in f}
-        except OSError:
-            lines = set()
-        if text not in lines:
-            stale.append((rel, text))
-    return stale
+    return [(rel, text) for (rel, text) in known if text not in (source_lines(root, rel) or ())]
 
 
 # A line of braces alone carries no code of its own; gcov still gives some a count (a
@@ -173,14 +175,12 @@ def classify(counts, known, root=ROOT):
     text). Returns {file: {"lines", "run", "unrun": [(n, text)], "expected": [(n, text, why)]}}."""
     out = {}
     for rel in sorted(counts):
-        try:
-            with open(os.path.join(root, rel)) as f:
-                text = f.read().split("\n")
-        except OSError:
+        text = source_lines(root, rel)
+        if text is None:
             continue
         row = {"lines": 0, "run": 0, "unrun": [], "expected": []}
         for n, c in sorted(counts[rel].items()):
-            src = text[n - 1].strip() if 0 < n <= len(text) else ""
+            src = text[n - 1] if 0 < n <= len(text) else ""
             if BRACES.fullmatch(src):
                 continue  # no code of its own (see BRACES)
             row["lines"] += 1
@@ -328,6 +328,12 @@ def cmd_report(args, build=None, context=None):
         print(f"coverage: stale entry in tools/coverage_expected.txt: {rel} has no line '{text}'")
     docs = gcov_json(files)
     counts = merge(docs)
+    # Counts older than a source they describe point at the wrong lines: say so.
+    newest = max(os.path.getmtime(f) for f in files)
+    moved = [rel for rel in counts if os.path.getmtime(os.path.join(ROOT, rel)) > newest]
+    if moved:
+        print(f"coverage: warning: {len(moved)} sources changed after these counts were taken (e.g. {moved[0]}); "
+              "their lines may be misplaced: run ./lab coverage again")
     table = classify(counts, known)
     gaps = isa_gaps(docs, counts, known)
     ctx = dict(context or {}, cpu=cpu_model(), objects=len(files))
