@@ -28,8 +28,9 @@ std::vector<const V*> variants_under_test(std::span<const V> all) {
 // Every available variant must be in its suite's case list: a variant whose every shape
 // the suite refuses would be registered, listed as available and never tested (./lab
 // mutate found the AVX-512 sparse_lut_i8_tile64 forms, avx512bw and avx512vnni, native and
-// -emu: no shape of the affine suite had out % 64 == 0). Each case builder reports its list here as it is made, and
-// Coverage.EveryAvailableVariantHasACase fails naming each variant left out.
+// -emu: no shape of the affine suite had out % 64 == 0). Each case builder reports its
+// list here as it is made, and Coverage.EveryAvailableVariantHasACase fails naming each
+// variant left out.
 void report_variants_without_cases(const std::string& suite, const std::vector<std::string>& names);
 const std::vector<std::string>& variants_without_cases();  // "suite: variant"
 

@@ -43,6 +43,7 @@ import shutil
 import subprocess
 import sys
 
+from mutate import run_tests
 from reasons import read_reasons
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -262,28 +263,13 @@ def cpu_model():
 
 
 def run_suite(build, jobs):
-    """The whole suite in `jobs` shards side by side (libgcov merges each process's counts
-    into the .gcda files under a lock). Returns the tests run; dies if a shard fails."""
-    env = dict(os.environ, GTEST_TOTAL_SHARDS=str(jobs))
-    data = os.path.join(os.path.dirname(ROOT), "shared", "data")
-    if "NNUELAB_DATA" not in env and os.path.isdir(data):
-        env["NNUELAB_DATA"] = data
-    binary = os.path.join(build, "tests", "nnuelab_tests")
-    procs = []
-    for i in range(jobs):
-        log = open(os.path.join(build, f"coverage-shard{i}.log"), "w")
-        procs.append((subprocess.Popen([binary, "--gtest_brief=1"], cwd=build, stdout=log, stderr=subprocess.STDOUT,
-                                       env=dict(env, GTEST_SHARD_INDEX=str(i))), log))
-    ran = 0
-    for i, (p, log) in enumerate(procs):
-        p.wait()
-        log.close()
-        with open(log.name) as f:
-            text = f.read()
-        m = re.search(r"\[==========\] (\d+) tests? from", text)
-        ran += int(m.group(1)) if m else 0
-        if p.returncode != 0:
-            die(f"the suite failed under coverage (shard {i}, exit {p.returncode}): see {log.name}\n" + text[-2000:])
+    """The whole suite in `jobs` shards side by side, as ./lab mutate runs it (libgcov merges
+    each process's counts into the .gcda files under a lock). Returns the tests run; dies if
+    a shard fails."""
+    verdict, ran, _, detail = run_tests(None, jobs, timeout=4 * 3600,
+                                        binary=os.path.join(build, "tests", "nnuelab_tests"), cwd=build)
+    if verdict != "pass":
+        die(f"the suite failed under coverage ({verdict}: {detail})")
     return ran
 
 

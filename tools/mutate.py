@@ -352,8 +352,9 @@ def build(timeout):
     return p.returncode == 0, time.monotonic() - t, (p.stdout + p.stderr)[-3000:]
 
 
-def run_tests(gfilter, jobs, timeout):
-    """Runs the test binary (GoogleTest shards, one per job, side by side). Returns
+def run_tests(gfilter, jobs, timeout, binary=None, cwd=None):
+    """Runs the test binary (GoogleTest shards, one per job, side by side; the copy's unless
+    `binary` and its build folder `cwd` are given: ./lab coverage runs its own). Returns
     (verdict, tests run, seconds, detail): verdict 'pass', 'fail', 'crash', 'timeout'.
     The first shard that fails stops the others."""
     env = dict(os.environ)
@@ -361,7 +362,7 @@ def run_tests(gfilter, jobs, timeout):
     if "NNUELAB_DATA" not in env and os.path.isdir(data):
         env["NNUELAB_DATA"] = data
     env["GTEST_TOTAL_SHARDS"] = str(jobs)
-    args = [TEST_BIN, "--gtest_brief=1"] + ([f"--gtest_filter={gfilter}"] if gfilter else [])
+    args = [binary or TEST_BIN, "--gtest_brief=1"] + ([f"--gtest_filter={gfilter}"] if gfilter else [])
     t = time.monotonic()
     procs, logs = [], {}
     for i in range(jobs):
@@ -369,7 +370,7 @@ def run_tests(gfilter, jobs, timeout):
         # The output goes to a file, not a pipe: a mutant's failures can print megabytes, and
         # a pipe nobody reads until the end would stop the test binary when it fills.
         log = tempfile.TemporaryFile(mode="w+")
-        p = subprocess.Popen(args, cwd=BUILD, env=e, stdout=log, stderr=subprocess.STDOUT, text=True,
+        p = subprocess.Popen(args, cwd=cwd or BUILD, env=e, stdout=log, stderr=subprocess.STDOUT, text=True,
                              start_new_session=True)
         procs.append(p)
         logs[p.pid] = log
