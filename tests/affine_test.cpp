@@ -115,7 +115,9 @@ class AffineChecker {
  public:
   AffineChecker(const affine::Variant& v, const Weights& w)
       : v_(v), w_(w), packed_(affine::prepare(v, w.canonical())), got_(w.shape.out), want_(w.shape.out),
-        in_(w.shape.in) {}
+        in_(w.shape.in) {
+    poison_tail(got_);
+  }
 
   std::optional<std::string> check(const std::uint8_t* x, const std::string& context) {
     std::copy_n(x, w_.shape.in, in_.data());  // aligned, exact-length input buffer
@@ -123,7 +125,7 @@ class AffineChecker {
     ref::affine(w_.w.data(), w_.b.data(), w_.shape.in, w_.shape.out, in_.data(), want_.data());
     affine::run(v_, packed_, in_.data(), got_.data());
     compared += w_.shape.out;
-    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context)) return diff;
+    if (auto diff = outputs(context)) return diff;
     if (!v_.run_bits) return std::nullopt;
     // Variants that can take a producer's nnz bitset: the same output from the bitset
     // of this input (as a fused activation writes it) instead of their own scan.
@@ -132,7 +134,7 @@ class AffineChecker {
     std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
     affine::run_with_bits(v_, packed_, in_.data(), bits.data(), got_.data());
     compared += w_.shape.out;
-    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_bits)")) return diff;
+    if (auto diff = outputs(context + " (run_with_bits)")) return diff;
     if (!v_.run_list) return std::nullopt;
     // The list techniques' walk given the list of non-zero chunks (the reference's), and
     // given every chunk (zero ones included: each adds nothing), which must agree too.
@@ -141,16 +143,22 @@ class AffineChecker {
     std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
     affine::run_with_list(v_, packed_, in_.data(), list.data(), count, got_.data());
     compared += w_.shape.out;
-    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_list)")) return diff;
+    if (auto diff = outputs(context + " (run_with_list)")) return diff;
     for (int c = 0; c < w_.shape.in / 4; ++c) list[c] = std::uint16_t(c);
     std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
     affine::run_with_list(v_, packed_, in_.data(), list.data(), w_.shape.in / 4, got_.data());
     compared += w_.shape.out;
-    return compare(got_.data(), want_.data(), w_.shape.out, context + " (run_with_list, every chunk)");
+    return outputs(context + " (run_with_list, every chunk)");
   }
   long compared = 0;
 
  private:
+  // The outputs against the reference's, then the bytes after them (still poisoned).
+  std::optional<std::string> outputs(const std::string& context) {
+    if (auto diff = compare(got_.data(), want_.data(), w_.shape.out, context)) return diff;
+    return tail_written(got_, context);
+  }
+
   const affine::Variant& v_;
   const Weights& w_;
   affine::Packed packed_;

@@ -65,6 +65,10 @@ cases = [
     ("shift-count+1", "n = vshrn_n_u16(v, 4);", "n = vshrn_n_u16(v, 5);"),
     ("selector^1", "r = _mm256_permute4x64_epi64(p, 0xD8);", "r = _mm256_permute4x64_epi64(p, 0xd9);"),
     ("selector^1", "h = _mm256_extracti128_si256(v, 1);", "h = _mm256_extracti128_si256(v, 0);"),
+    ("relational-boundary", "for (int i = 0; i < n; ++i) {", "for (int i = 0; i <= n; ++i) {"),
+    ("relational-boundary", "for (; k + 4 <= vectors; k += 4) {", "for (; k + 4 < vectors; k += 4) {"),
+    ("relational-boundary", "if (regs >= 8) {", "if (regs > 8) {"),
+    ("relational-boundary", "if (v > kBound / group) {", "if (v >= kBound / group) {"),
 ]
 for op, before, after in cases:
     got = one(before, op)
@@ -78,8 +82,18 @@ for line, what in [("  // _mm256_add_epi32 sums the lanes", "a comment line"),
                    ("#define ADD _mm256_add_epi32", "a preprocessor line"),
                    ("static_assert(std::int64_t(c) * c < (std::int64_t(1) << 31), \"fits\");", "a static_assert"),
                    ("  std::vector<std::vector<int>> v;", "a template's closing >>"),
-                   ("  x >>= 1;", "a compound shift (not an operator of the tool)")]:
+                   ("  x >>= 1;", "a compound shift (not an operator of the tool)"),
+                   ("  auto v = std::max<int>(w[0], 0) + static_cast<std::uint8_t>(x);", "a template's brackets"),
+                   ("template <int N> struct A {};", "a template parameter list"),
+                   ("auto f = [](int a) -> int { return a; };", "an arrow"),
+                   ("  out[i] = std::uint8_t(x < 0 ? 0 : x > 127 ? 127 : x);", "a clamp (x < c ? c : x: "
+                    "equivalent at the boundary)")]:
     check(not M.mutants_of_text("kernels/x/avx2.cpp", line), f"nothing mutated in {what}")
+check(one("if (s.in < 1 || s.in > 65536) return r;", "relational-boundary") ==
+      ["if (s.in <= 1 || s.in > 65536) return r;", "if (s.in < 1 || s.in >= 65536) return r;"],
+      "a shape check's two bounds: a mutant each")
+check(one("  out[i] = std::uint8_t(x < 0 ? lo : x);", "relational-boundary") ==
+      ["  out[i] = std::uint8_t(x <= 0 ? lo : x);"], "a comparison whose branch is not its bound is mutated")
 check(one("s = _mm256_slli_epi16(a, 0);", "shift-count+1") == ["s = _mm256_slli_epi16(a, 1);"],
       "a shift count of 0 becomes 1")
 

@@ -41,7 +41,9 @@ class ElementwiseTester {
   ElementwiseTester(const V& v, const Shape& s, Ref ref, Run run, int out_n = -1)
       : v_(v), s_(s), ref_(std::move(ref)), run_(std::move(run)), out_n_(out_n < 0 ? s.n : out_n), in_(s.n),
         got_(out_n_), want_(out_n_), got_bits_(nnz_bitset_words(out_n_ * int(sizeof(Out))) + 1),
-        want_bits_(got_bits_.size()) {}
+        want_bits_(got_bits_.size()) {
+    poison_tail(got_);
+  }
 
   // A variant that leaves its output in a declared lane order: order[p] is the canonical
   // index held by produced position p (out_n entries). Its output is un-permuted through
@@ -72,6 +74,7 @@ class ElementwiseTester {
         got = got_canonical.data();
       }
       if (auto diff = compare(got, want_.data(), out_n_, where)) return diff;
+      if (auto diff = tail_written(got_, where)) return diff;
       if (v_.writes_bits) {
         // The bitset of the reference output (in the produced order), word for word; the
         // guard word past the end must still hold its poison (a producer writes exactly

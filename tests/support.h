@@ -78,4 +78,26 @@ std::optional<std::string> compare(const T* got, const T* want, std::size_t n, c
   return os.str();
 }
 
+// A variant writes its outputs and nothing after them. The tests' output buffers
+// (workloads::Buffer) keep a spare line past their n elements, so a store past the end
+// lands in owned memory and not even the sanitizer build notices it: a tester poisons
+// those bytes once and, after each call, checks that they kept the poison.
+inline constexpr unsigned char kTailPoison = 0xA5;
+
+template <class B>
+void poison_tail(B& buf) {
+  auto* p = reinterpret_cast<unsigned char*>(buf.data());
+  std::memset(p + buf.size() * sizeof(*buf.data()), kTailPoison, buf.bytes() - buf.size() * sizeof(*buf.data()));
+}
+
+template <class B>
+std::optional<std::string> tail_written(const B& buf, const std::string& context) {
+  const auto* p = reinterpret_cast<const unsigned char*>(buf.data());
+  const std::size_t end = buf.size() * sizeof(*buf.data());
+  for (std::size_t k = end; k < buf.bytes(); ++k)
+    if (p[k] != kTailPoison)
+      return context + ": wrote past the last output (byte " + std::to_string(k - end) + " after it)";
+  return std::nullopt;
+}
+
 }  // namespace nnuelab::test

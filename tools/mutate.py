@@ -3,8 +3,9 @@
 
 Each mutant changes one thing on one line of a kernel source: an intrinsic for its sibling
 (add for sub, a saturating add for a wrapping one, packs for packus, max for min, an
-arithmetic shift for a logical one, unpacklo for unpackhi, ...) or an immediate (a shift
-count, a permute or extract selector). The mutant is compiled into a private copy of the
+arithmetic shift for a logical one, unpacklo for unpackhi, ...), an immediate (a shift
+count, a permute or extract selector) or a comparison's boundary (< for <=, > for >=, and
+back: loop bounds, tails, shape checks). The mutant is compiled into a private copy of the
 tree (build/mutate/src: the user's files are never touched, even when the run is killed)
 and the GoogleTest suite runs on it: first the tests of the mutated file's variants, then,
 if they all pass, the whole suite. A mutant the suite passes "survived": either the tests
@@ -120,6 +121,10 @@ OPERATORS = [
     ("xs::max->min", r"\bxs::max\(", r"xs::min("),
     ("xs::min->max", r"\bxs::min\(", r"xs::max("),
     ("shift+1", r"((?<![<>])(?:>>|<<)\s*)(\d+)(\b)", None),
+    # loop bounds, tails and shape checks: a comparison's boundary moved by one (< for <=,
+    # > for >=, and back); written with a space on both sides, so that no template's angle
+    # bracket, shift or arrow is taken for one
+    ("relational-boundary", r"(?<=[\w)\]] )(<=|>=|<|>)(?= [\w(!+\-*&~.])", None),
     # immediates
     ("shift-count+1", _SHIFT_CALL, None),
     ("selector^1", _SELECT_CALL, None),
@@ -156,6 +161,18 @@ def _swap_u8_i8(m, line, code):
     return line[:a0] + a.replace(a.strip(), b.strip()) + "," + b.replace(b.strip(), a.strip()) + line[b1:]
 
 
+_CLAMP = re.compile(r"\s*([\w.:-]+)\s*\?\s*([\w.:-]+)\s*:")
+
+
+def _boundary(m):
+    """< <-> <=, > <-> >=; None for a clamp `x < c ? c : x` (or >): at x == c both forms give
+    c, so that mutant is equivalent by construction and not worth a build."""
+    rest = _CLAMP.match(m.string, m.end())
+    if rest and rest.group(1) == rest.group(2):
+        return None
+    return {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}[m.group(1)]
+
+
 # Operators that rewrite more than their match: f(match, line, code) -> the new line or None.
 WHOLE_LINE = {"u8/i8-operands-swapped": _swap_u8_i8}
 
@@ -166,6 +183,7 @@ SPECIAL = {
     "vget_low<->high": lambda m: "vget_" + ("high_" if m.group(1) == "low" else "low_"),
     "vzip/uzp 1<->2": lambda m: "v" + m.group(1) + ("2" if m.group(2) == "1" else "1") + "q_",
     "shift+1": _imm(lambda v: v + 1),
+    "relational-boundary": _boundary,
     "shift-count+1": _imm(lambda v: v + 1),
     "selector^1": _imm(lambda v: v ^ 1),
 }
