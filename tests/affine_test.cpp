@@ -269,11 +269,16 @@ TEST_P(Affine, LayoutRoundTrips) {
   Rng rng(5);
   const Weights w = random_weights(shape, rng, needs_block_sparse(*v));
   const affine::Packed packed = affine::prepare(*v, w.canonical());
-  std::vector<std::int8_t> w2(w.w.size(), 0x55);
-  std::vector<std::int32_t> b2(w.b.size(), 0x55);
+  // 64 poisoned guard elements after each: unpack writes the canonical arrays and nothing after them.
+  constexpr std::size_t kGuard = 64;
+  std::vector<std::int8_t> w2(w.w.size() + kGuard, 0x55);
+  std::vector<std::int32_t> b2(w.b.size() + kGuard, 0x55);
   v->unpack(packed, w2.data(), b2.data());
-  EXPECT_FALSE(first_mismatch(w2.data(), w.w.data(), w2.size())) << "weights differ after prepare + unpack";
-  EXPECT_FALSE(first_mismatch(b2.data(), w.b.data(), b2.size())) << "bias differs after prepare + unpack";
+  EXPECT_FALSE(first_mismatch(w2.data(), w.w.data(), w.w.size())) << "weights differ after prepare + unpack";
+  EXPECT_FALSE(first_mismatch(b2.data(), w.b.data(), w.b.size())) << "bias differs after prepare + unpack";
+  const auto poisoned = [](auto first, auto last) { return std::all_of(first, last, [](auto x) { return x == 0x55; }); };
+  EXPECT_TRUE(poisoned(w2.begin() + std::ptrdiff_t(w.w.size()), w2.end())) << "unpack wrote past the last weight";
+  EXPECT_TRUE(poisoned(b2.begin() + std::ptrdiff_t(w.b.size()), b2.end())) << "unpack wrote past the last bias";
 }
 
 std::vector<Case> cases() {
