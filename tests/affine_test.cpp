@@ -117,6 +117,7 @@ class AffineChecker {
       : v_(v), w_(w), packed_(affine::prepare(v, w.canonical())), got_(w.shape.out), want_(w.shape.out),
         in_(w.shape.in) {
     poison_tail(got_);
+    poison_tail(in_);  // non-zero bytes after the input: a variant may load them, never count them
   }
 
   std::optional<std::string> check(const std::uint8_t* x, const std::string& context) {
@@ -542,6 +543,56 @@ TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
     std::memcpy(tiles + 5 * tile, moved, tile);
     p.blocks.meta[0] = 0;
     EXPECT_FALSE(run(p, 127)) << v.info.name << " with the heavy chunk paired must go wrong";
+  }
+  if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
+  EXPECT_GE(checked, 6);
+}
+
+// The marking at its boundary with unequal chunks. Above, every chunk sits at kBound / group,
+// which never enters the marking loop (only a chunk above it can lead a group past kBound);
+// here one or two chunks do. Output 7's first pair lane only (its bytes 4 * ch and
+// 4 * ch + 1, every other weight zero), P per chunk: a group summing to exactly kBound = 258
+// needs no heavy chunk (x2: 130 + 128; x4: 66 + 3 x 64, and 65 + 65 + 64 + 63 with two
+// chunks above 64), one more and the leading chunk alone is heavy (x4: 67 + 66 + 64 + 63
+// = 260, then 66 + 64 + 63 + 63 = 256 fits); all-127 inputs stay exact.
+TEST(AffineX2, GroupsSummingToExactlyTheBoundNeedNoHeavyChunk) {
+  struct Lane {
+    std::vector<std::pair<int, int>> p;  // (chunk, P) where P differs from `others`
+    int others;
+    std::uint64_t heavy;  // the expected heavy-chunk bits
+  };
+  const std::vector<Lane> x2 = {{{{5, 130}}, 128, 0}, {{{5, 131}}, 128, std::uint64_t(1) << 5}};
+  const std::vector<Lane> x4 = {{{{5, 66}}, 64, 0},
+                                {{{5, 65}, {9, 65}, {12, 64}}, 63, 0},
+                                {{{5, 67}}, 64, std::uint64_t(1) << 5},
+                                {{{5, 67}, {9, 66}, {12, 64}}, 63, std::uint64_t(1) << 5}};
+  int checked = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
+    if (!pairs_chunks(v) || !affine::why_unsupported(v, s).empty()) continue;
+    ++checked;
+    const bool is_x4 = chunk_group(v) == 4;
+    for (const Lane& lane : is_x4 ? x4 : x2) {
+      Weights w{s, std::vector<std::int8_t>(std::size_t(s.in) * s.out, 0), std::vector<std::int32_t>(s.out, 0)};
+      const int first = is_x4 ? 63 : 127;  // P = first + second, both non-negative
+      auto set = [&](int ch, int p) {
+        w.w[std::size_t(7) * s.in + 4 * ch] = std::int8_t(first);
+        w.w[std::size_t(7) * s.in + 4 * ch + 1] = std::int8_t(p - first);
+      };
+      for (int ch = 0; ch < s.in / 4; ++ch) set(ch, lane.others);
+      for (const auto& [ch, p] : lane.p) set(ch, p);
+      const affine::Packed p = affine::prepare(v, w.canonical());
+      const std::string what = v.info.name + ": chunk 5 at " + std::to_string(lane.p[0].second) + ", others at " +
+                               std::to_string(lane.others);
+      EXPECT_EQ(static_cast<const std::uint64_t*>(p.blocks.slot[2].data)[0], lane.heavy) << what;
+      EXPECT_EQ(p.blocks.meta[0], __builtin_popcountll(lane.heavy)) << what;
+      workloads::Buffer<std::uint8_t> x(s.in);
+      std::fill_n(x.data(), s.in, 127);
+      std::vector<std::int32_t> got(s.out), want(s.out);
+      ref::affine(w.w.data(), w.b.data(), s.in, s.out, x.data(), want.data());
+      affine::run(v, p, x.data(), got.data());
+      EXPECT_FALSE(first_mismatch(got.data(), want.data(), s.out)) << what << ", all-127 inputs";
+    }
   }
   if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
   EXPECT_GE(checked, 6);

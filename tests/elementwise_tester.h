@@ -43,6 +43,7 @@ class ElementwiseTester {
         got_(out_n_), want_(out_n_), got_bits_(nnz_bitset_words(out_n_ * int(sizeof(Out))) + 1),
         want_bits_(got_bits_.size()) {
     poison_tail(got_);
+    poison_tail(in_);  // non-zero bytes after the input: a variant may load them, never use them
   }
 
   // A variant that leaves its output in a declared lane order: order[p] is the canonical

@@ -81,7 +81,9 @@ std::optional<std::string> compare(const T* got, const T* want, std::size_t n, c
 // A variant writes its outputs and nothing after them. The tests' output buffers
 // (workloads::Buffer) keep a spare line past their n elements, so a store past the end
 // lands in owned memory and not even the sanitizer build notices it: a tester poisons
-// those bytes once and, after each call, checks that they kept the poison.
+// those bytes once and, after each call, checks that they kept the poison. An input
+// buffer's spare line is poisoned too (kernels may load past the end, but a byte read
+// there must not reach an output, and zeros would hide one that does).
 inline constexpr unsigned char kTailPoison = 0xA5;
 
 template <class B>
