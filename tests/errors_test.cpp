@@ -19,10 +19,17 @@
 #include "kernels/affine/registry.h"
 #include "kernels/crelu16/registry.h"
 #include "kernels/crelu32/registry.h"
+#include "kernels/crelu32_pair/registry.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "kernels/find_nnz/registry.h"
+#include "kernels/ft_output/registry.h"
 #include "kernels/ft_refresh/registry.h"
 #include "kernels/ft_update/registry.h"
+#include "kernels/pool_avg2/registry.h"
+#include "kernels/pool_max2/registry.h"
+#include "kernels/pool_product2/registry.h"
+#include "kernels/quantmoid4/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 #include "kernels/common/lane_order.h"
 #include "kernels/common/packed.h"
 #include "reference/affine.h"
@@ -78,6 +85,53 @@ TEST(Errors, ElementwiseRefusedShape) {
   std::int32_t in32[4] = {};
   expect_error([&] { crelu32::run(c, {4, 32}, in32, out); },
                c.info.name + " does not support " + crelu32::shape_name({4, 32}) + ": " + crelu32::why_unsupported(c, {4, 32}));
+}
+
+// The op-level limits at both edges of each bound, on each op's scalar variant (it supports
+// every shape its op accepts): the edge itself accepted, one step past it refused with the
+// op's reason. A bound moved by one would otherwise only drop an edge shape from the
+// suites' case lists, silently (a boundary mutant, n >= 1 as n > 1, passed every test).
+template <class V, class Why, class MakeShape>
+void expect_count_edges(const V& v, Why why, MakeShape shape, int lo, int hi, const char* note = "") {
+  const std::string range = "n must be " + std::to_string(lo) + ".." + std::to_string(hi) + note + ", got ";
+  EXPECT_EQ(why(v, shape(lo)), "") << v.info.name << " at n = " << lo;
+  EXPECT_EQ(why(v, shape(hi)), "") << v.info.name << " at n = " << hi;
+  EXPECT_EQ(why(v, shape(lo - 1)), range + std::to_string(lo - 1)) << v.info.name;
+  EXPECT_EQ(why(v, shape(hi + 1)), range + std::to_string(hi + 1)) << v.info.name;
+}
+template <class V, class Why>
+void expect_shift_edges(const V& v, Why why, int max_shift) {
+  using Shape = typename V::Shape;
+  const std::string range = "shift must be 0.." + std::to_string(max_shift) + ", got ";
+  EXPECT_EQ(why(v, Shape{32, 0}), "") << v.info.name << " at shift 0";
+  EXPECT_EQ(why(v, Shape{32, max_shift}), "") << v.info.name << " at shift " << max_shift;
+  EXPECT_EQ(why(v, Shape{32, -1}), range + "-1") << v.info.name;
+  EXPECT_EQ(why(v, Shape{32, max_shift + 1}), range + std::to_string(max_shift + 1)) << v.info.name;
+}
+
+TEST(Errors, ElementwiseLimitsAtBothEdges) {
+  constexpr int kMax = 1 << 20;
+  expect_count_edges(first(crelu16::variants()), crelu16::why_unsupported,
+                     [](int n) { return crelu16::Shape{n}; }, 1, kMax);
+  expect_count_edges(first(quantmoid4::variants()), quantmoid4::why_unsupported,
+                     [](int n) { return quantmoid4::Shape{n}; }, 1, kMax);
+  expect_count_edges(first(pool_avg2::variants()), pool_avg2::why_unsupported,
+                     [](int n) { return pool_avg2::Shape{n}; }, 2, kMax);
+  expect_count_edges(first(pool_max2::variants()), pool_max2::why_unsupported,
+                     [](int n) { return pool_max2::Shape{n}; }, 2, kMax);
+  expect_count_edges(first(pool_product2::variants()), pool_product2::why_unsupported,
+                     [](int n) { return pool_product2::Shape{n}; }, 2, kMax);
+  expect_count_edges(first(ft_output::variants()), ft_output::why_unsupported,
+                     [](int n) { return ft_output::Shape{n}; }, 2, kMax);
+  // The int32 activations: n at shift 6, then the shift at n = 32.
+  expect_count_edges(first(crelu32::variants()), crelu32::why_unsupported, [](int n) { return crelu32::Shape{n, 6}; }, 1, kMax);
+  expect_count_edges(first(sqr_crelu32::variants()), sqr_crelu32::why_unsupported,
+                     [](int n) { return sqr_crelu32::Shape{n, 6}; }, 1, kMax);
+  expect_count_edges(first(crelu32_pair::variants()), crelu32_pair::why_unsupported,
+                     [](int n) { return crelu32_pair::Shape{n, 6}; }, 1, 1 << 19, " (2n outputs)");
+  expect_shift_edges(first(crelu32::variants()), crelu32::why_unsupported, 31);
+  expect_shift_edges(first(sqr_crelu32::variants()), sqr_crelu32::why_unsupported, 28);
+  expect_shift_edges(first(crelu32_pair::variants()), crelu32_pair::why_unsupported, 28);
 }
 
 TEST(Errors, ElementwiseNullBuffers) {
