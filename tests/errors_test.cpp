@@ -9,10 +9,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -456,6 +458,20 @@ TEST(Errors, ReferenceChunkBitsetRefusesAnOversizedRow) {
 TEST(Errors, LaneOrdersRefuseRowsThatAreNotWholeBlocks) {
   expect_error([] { lane_interleave_order(2, 1, 8, 24); },
                "lane order: 24 bytes is not a whole number of 2-lane blocks of 16 bytes");
+  // The domain's edges are taken: one register (the identity), 1-byte groups, no bytes at all.
+  std::vector<int> identity(32);
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(lane_interleave_order(2, 1, 4, 32), identity);
+  EXPECT_EQ(lane_interleave_order(1, 4, 4, 12), std::vector<int>(identity.begin(), identity.begin() + 12));
+  EXPECT_EQ(lane_interleave_order(2, 2, 1, 8), (std::vector<int>{0, 2, 1, 3, 4, 6, 5, 7}));
+  EXPECT_TRUE(lane_interleave_order(2, 2, 4, 0).empty());
+  EXPECT_TRUE(lane_interleave_order(1, 2, 4, 0).empty());
+  // And one past them refused: no lanes, registers or group bytes, a negative length.
+  for (const auto& [lanes, regs, group, bytes] : {std::array{0, 2, 4, 16}, std::array{2, 0, 4, 16},
+                                                  std::array{2, 2, 0, 16}, std::array{2, 2, 4, -16},
+                                                  std::array{1, 2, 4, -16}})
+    EXPECT_THROW(lane_interleave_order(lanes, regs, group, bytes), std::invalid_argument)
+        << lanes << " lanes, " << regs << " registers, " << group << "-byte groups, " << bytes << " bytes";
   const std::int8_t w[6] = {};
   expect_error([&] { permute_next_layer_columns(w, 3, 2, {0, 1}); },
                "permute_next_layer_columns: the order has 2 positions, the layer 3 inputs");

@@ -4,6 +4,7 @@
 // never by calling ISA code.
 #pragma once
 #include <cstdint>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,7 +20,7 @@ namespace nnuelab {
 inline std::vector<int> lane_interleave_order(int lanes, int regs, int group, int out_bytes) {
   if (lanes == 1 && out_bytes >= 0) {  // canonical order
     std::vector<int> identity(out_bytes);
-    for (int p = 0; p < out_bytes; ++p) identity[p] = p;
+    std::iota(identity.begin(), identity.end(), 0);
     return identity;
   }
   const int block = regs * lanes * group;
