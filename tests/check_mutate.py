@@ -94,6 +94,14 @@ check(one("if (s.in < 1 || s.in > 65536) return r;", "relational-boundary") ==
       "a shape check's two bounds: a mutant each")
 check(one("  out[i] = std::uint8_t(x < 0 ? lo : x);", "relational-boundary") ==
       ["  out[i] = std::uint8_t(x <= 0 ? lo : x);"], "a comparison whose branch is not its bound is mutated")
+check(one("const int n = chunks - first < 64 ? chunks - first : 64;", "relational-boundary") == [],
+      "a min (a < b ? a : b) is left alone: equivalent at a == b")
+check(one("const int n = chunks - first < 64 ? first : 64;", "relational-boundary") ==
+      ["const int n = chunks - first <= 64 ? first : 64;"], "a ternary whose branch is not the compared operand is mutated")
+check(one("return v < -32768 ? -32768 : v > 32767 ? 32767 : v;", "relational-boundary") == [],
+      "both comparisons of a clamp to two sides are left alone")
+check(one("return u < -32768 ? -32768 : v > 32767 ? 32767 : v;", "relational-boundary") ==
+      ["return u <= -32768 ? -32768 : v > 32767 ? 32767 : v;"], "a clamp whose else branch is another value is mutated")
 check(one("s = _mm256_slli_epi16(a, 0);", "shift-count+1") == ["s = _mm256_slli_epi16(a, 1);"],
       "a shift count of 0 becomes 1")
 

@@ -161,14 +161,52 @@ def _swap_u8_i8(m, line, code):
     return line[:a0] + a.replace(a.strip(), b.strip()) + "," + b.replace(b.strip(), a.strip()) + line[b1:]
 
 
-_CLAMP = re.compile(r"\s*([\w.:-]+)\s*\?\s*([\w.:-]+)\s*:")
+_TERNARY = re.compile(r"\s*(?P<b>[^?;:]+?)\s*\?\s*(?P<x>[^?:;]+?)\s*:\s*(?P<y>[^;,)]+)")
+_NESTED_CLAMP = re.compile(r"(.+?)\s*(?:<=|>=|<|>)\s*([\w.:-]+)\s*\?\s*\2\s*:\s*\1")
+
+
+def _same_at_boundary(m):
+    """Whether `a OP b ? x : y` gives the same value either way at a == b: a clamp
+    (`a < b ? b : a`, the else branch possibly the usual clamp to the other side,
+    `a > c ? c : a`) or a min/max (`a < b ? a : b`). Text only: a is what precedes the
+    operator, ending with the branch's text."""
+    t = _TERNARY.match(m.string, m.end())
+    if not t:
+        return False
+    a = _left_operand(m.string[: m.start()])
+    b, x, y = t["b"].strip(), t["x"].strip(), t["y"].strip()
+    nested = _NESTED_CLAMP.fullmatch(y)
+    if nested and nested.group(1) == a:
+        y = a
+    return (x == b and y == a) or (x == a and y == b)
+
+
+def _left_operand(text):
+    """The comparison's left operand: `text` back to the nearest unmatched bracket, or an
+    assignment, comma, ?, :, &&, || or `return` outside brackets (a comparison binds looser
+    than arithmetic, tighter than those)."""
+    depth = 0
+    for i in range(len(text) - 1, -1, -1):
+        c = text[i]
+        if c in ")]":
+            depth += 1
+        elif c in "([":
+            if depth == 0:
+                return text[i + 1:].strip()
+            depth -= 1
+        elif depth == 0:
+            if c == ":" and (text[i - 1:i] == ":" or text[i + 1:i + 2] == ":"):
+                continue  # a scope, std::
+            if c in ",?:;{" or (c == "=" and text[i - 1:i] not in "=!<>" and text[i + 1:i + 2] != "=") \
+                    or text[max(0, i - 1):i + 1] in ("&&", "||") or re.match(r"\breturn\b", text[i:]):
+                return text[i + (6 if text[i] == "r" else 1):].strip()
+    return text.strip()
 
 
 def _boundary(m):
-    """< <-> <=, > <-> >=; None for a clamp `x < c ? c : x` (or >): at x == c both forms give
-    c, so that mutant is equivalent by construction and not worth a build."""
-    rest = _CLAMP.match(m.string, m.end())
-    if rest and rest.group(1) == rest.group(2):
+    """< <-> <=, > <-> >=; None where both forms give the same value at the boundary (a
+    clamp or a min/max, above): equivalent by construction and not worth a build."""
+    if _same_at_boundary(m):
         return None
     return {"<": "<=", "<=": "<", ">": ">=", ">=": ">"}[m.group(1)]
 
