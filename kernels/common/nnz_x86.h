@@ -79,23 +79,16 @@ inline int lsb_bytes(const std::uint8_t* in, int n, std::uint16_t* out) {
 }
 
 // Calls emit(first_chunk, bits) for every 8 chunks of in[0 .. 4 * chunks) in order, bits
-// taken from the register compares directly (AVX2: one movemask of 8 chunks; SSE: two of
-// 4, the last byte maybe 4 chunks; AVX-512: a 16-bit mask, two bytes). chunks is a
-// multiple of the register's chunk count.
+// taken from the register compares directly: two 4-chunk movemasks of 128-bit registers
+// per byte, the last byte maybe 4 chunks. chunks is a multiple of 4. (Wider registers list
+// through zero_rows256/512 below; the mutation run found this walk's 256/512-bit branch
+// compiled but never run, and it is gone.)
 template <class V, class Emit>
 inline void for_each_mask_byte(const std::uint8_t* in, int chunks, Emit&& emit) {
-  constexpr int L = V::kBytes / 4;
-  if constexpr (L >= 8) {
-    for (int c = 0; c < chunks; c += L) {
-      const unsigned m = V::nonzero_chunks(in + 4 * c);
-      if (m >> L) __builtin_unreachable();  // an L-bit movemask: no masking needed for L == 8
-      for (int k = 0; k < L; k += 8) emit(c + k, L == 8 ? m : (m >> k) & 0xffu);
-    }
-  } else {
-    int c = 0;
-    for (; c + 8 <= chunks; c += 8) emit(c, V::nonzero_chunks(in + 4 * c) | V::nonzero_chunks(in + 4 * c + 16) << 4);
-    if (c < chunks) emit(c, V::nonzero_chunks(in + 4 * c));
-  }
+  static_assert(V::kBytes == 16, "128-bit registers only");
+  int c = 0;
+  for (; c + 8 <= chunks; c += 8) emit(c, V::nonzero_chunks(in + 4 * c) | V::nonzero_chunks(in + 4 * c + 16) << 4);
+  if (c < chunks) emit(c, V::nonzero_chunks(in + 4 * c));
 }
 
 inline int count8(unsigned b) {
@@ -141,15 +134,19 @@ struct Lut {
   // registers take zero_rows below instead (fewer uops per row, not more rows per step).
   template <class V>
   static int chunks(const std::uint8_t* in, int n, std::uint16_t* out) {
+    if constexpr (V::kBytes == 16) {
+      Rows rows(out);
+      for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) { rows.push(b); });
+      return rows.count(out);
 #if defined(__AVX2__) || NNUELAB_EMULATED
-    if constexpr (V::kBytes == 32) return zero_rows256(in, n / 4, out);
+    } else if constexpr (V::kBytes == 32) {
+      return zero_rows256(in, n / 4, out);
 #endif
 #if defined(__AVX512F__) || NNUELAB_EMULATED
-    if constexpr (V::kBytes == 64) return zero_rows512(in, n / 4, out);
+    } else if constexpr (V::kBytes == 64) {
+      return zero_rows512(in, n / 4, out);
 #endif
-    Rows rows(out);
-    for_each_mask_byte<V>(in, n / 4, [&](int, unsigned b) { rows.push(b); });
-    return rows.count(out);
+    }
   }
 
 #if defined(__AVX2__) || NNUELAB_EMULATED
