@@ -168,8 +168,8 @@ _NESTED_CLAMP = re.compile(r"(.+?)\s*(?:<=|>=|<|>)\s*([\w.:-]+)\s*\?\s*\2\s*:\s*
 def _same_at_boundary(m):
     """Whether `a OP b ? x : y` gives the same value either way at a == b: a clamp
     (`a < b ? b : a`, the else branch possibly the usual clamp to the other side,
-    `a > c ? c : a`) or a min/max (`a < b ? a : b`). Text only: a is what precedes the
-    operator, ending with the branch's text."""
+    `a > c ? c : a`) or a min/max (`a < b ? a : b`). Compared as text, a being the
+    comparison's left operand."""
     t = _TERNARY.match(m.string, m.end())
     if not t:
         return False
@@ -197,9 +197,11 @@ def _left_operand(text):
         elif depth == 0:
             if c == ":" and (text[i - 1:i] == ":" or text[i + 1:i + 2] == ":"):
                 continue  # a scope, std::
-            if c in ",?:;{" or (c == "=" and text[i - 1:i] not in "=!<>" and text[i + 1:i + 2] != "=") \
-                    or text[max(0, i - 1):i + 1] in ("&&", "||") or re.match(r"\breturn\b", text[i:]):
-                return text[i + (6 if text[i] == "r" else 1):].strip()
+            if re.match(r"return\b", text[i:]) and not text[i - 1:i].isalnum():
+                return text[i + len("return"):].strip()
+            assignment = c == "=" and text[i - 1:i] not in "=!<>" and text[i + 1:i + 2] != "="
+            if c in ",?:;{" or assignment or text[max(0, i - 1):i + 1] in ("&&", "||"):
+                return text[i + 1:].strip()
     return text.strip()
 
 
