@@ -489,16 +489,27 @@ TEST(AffineDomain, MaddubsSaturatesAbove128AndByteNnzSkipsNegativeBytes) {
 namespace nnuelab::test {
 namespace {
 
+// Runs `check` on every two- and four-chunk (x2, x4) variant that takes shape s; where the
+// build has none (x86 only) the test is skipped, otherwise all six must have run.
+template <class Check>
+void for_each_chunk_group_variant(const Shape& s, Check check) {
+  int checked = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    if (!pairs_chunks(v) || !affine::why_unsupported(v, s).empty()) continue;
+    ++checked;
+    check(v);
+  }
+  if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
+  EXPECT_GE(checked, 6);
+}
+
 // The two- and four-chunk (x2, x4) variants: prepare marks exactly the chunks that cannot
 // share an int16 sum, and that marking is what keeps them exact (planted: with the marks
 // erased the shared int16 sum wraps, at the first weight past the bound); outside the
 // input domain (128) even light chunks wrap, where the one-chunk maddubs dot is still exact.
 TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
-  int checked = 0;
-  for (const affine::Variant& v : affine::variants()) {
-    const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
-    if (!pairs_chunks(v) || !affine::why_unsupported(v, s).empty()) continue;
-    ++checked;
+  const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
+  for_each_chunk_group_variant(s, [&](const affine::Variant& v) {
     const bool x4 = chunk_group(v) == 4;
     // Every chunk at the bound: odd outputs (127, 2) -> P = 129 (x4: (63, 1) -> 64), even
     // ones (-128, -1) -> N = -129 (x4: (-63, -1) -> -64), in both halves (opposite halves
@@ -543,9 +554,7 @@ TEST(AffineX2, HeavyChunksAreExactlyTheOnesThatCouldLeaveInt16) {
     std::memcpy(tiles + 5 * tile, moved, tile);
     p.blocks.meta[0] = 0;
     EXPECT_FALSE(run(p, 127)) << v.info.name << " with the heavy chunk paired must go wrong";
-  }
-  if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
-  EXPECT_GE(checked, 6);
+  });
 }
 
 // The marking at its boundary with unequal chunks. Above, every chunk sits at kBound / group,
@@ -566,11 +575,8 @@ TEST(AffineX2, GroupsSummingToExactlyTheBoundNeedNoHeavyChunk) {
                                 {{{5, 65}, {9, 65}, {12, 64}}, 63, 0},
                                 {{{5, 67}}, 64, std::uint64_t(1) << 5},
                                 {{{5, 67}, {9, 66}, {12, 64}}, 63, std::uint64_t(1) << 5}};
-  int checked = 0;
-  for (const affine::Variant& v : affine::variants()) {
-    const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
-    if (!pairs_chunks(v) || !affine::why_unsupported(v, s).empty()) continue;
-    ++checked;
+  const Shape s{256, 32};  // 64 chunks: one heavy-bitset word
+  for_each_chunk_group_variant(s, [&](const affine::Variant& v) {
     const bool is_x4 = chunk_group(v) == 4;
     for (const Lane& lane : is_x4 ? x4 : x2) {
       Weights w{s, std::vector<std::int8_t>(std::size_t(s.in) * s.out, 0), std::vector<std::int32_t>(s.out, 0)};
@@ -593,9 +599,7 @@ TEST(AffineX2, GroupsSummingToExactlyTheBoundNeedNoHeavyChunk) {
       affine::run(v, p, x.data(), got.data());
       EXPECT_FALSE(first_mismatch(got.data(), want.data(), s.out)) << what << ", all-127 inputs";
     }
-  }
-  if (checked == 0 && !NNUELAB_HAS_ssse3) GTEST_SKIP() << "no two-chunk affine variant in this build (x86 only)";
-  EXPECT_GE(checked, 6);
+  });
 }
 
 }  // namespace
