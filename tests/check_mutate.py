@@ -13,7 +13,8 @@ builds it and runs the suite; a full run takes hours, so CTest checks its parts 
 - the copy: changed files copied, unchanged ones untouched, files gone from git removed,
   the copy's build folder kept; the user's tree never written;
 - the test runs' verdicts, on stand-in test binaries: a pass, a failure naming the test, a
-  crash (signal), a timeout, and a shard that fails stopping the other;
+  crash (signal), a timeout, and a shard that fails stopping the other; the binary's digest
+  (a mutant leaving the binary byte-identical is not run: "same binary");
 - the report: the counts per verdict, each survivor as a diff, the results file.
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
@@ -207,6 +208,15 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     v = M.run_tests(None, 2, timeout=1)
     check(v[0] == "timeout" and v[2] < 10, f"a hang: timeout, the shards stopped ({v[0]}, {v[2]:.1f} s)")
 
+    # ---- a mutant that leaves the binary as it was --------------------------------------------
+    fake("exit 0")
+    first = M.binary_digest()
+    fake("exit 0")  # written again, byte for byte
+    same = M.binary_digest()
+    fake("exit 1")
+    check(first == same and M.binary_digest() != first and M.binary_digest(M.TEST_BIN) != first,
+          "the binary's digest: the same bytes written again match, one byte changed does not")
+
 # ---- the report -------------------------------------------------------------------------------
 with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     rows = [dict(file="kernels/a/avx2.cpp", line=3, operator="add->sub", before="x = _mm_add_epi8(a, b);",
@@ -214,18 +224,23 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
             dict(file="kernels/a/avx2.cpp", line=9, operator="max->min", before="y = _mm_max_epi8(a, b);",
                  after="y = _mm_min_epi8(a, b);", status="survived"),
             dict(file="kernels/b/sse2.cpp", line=4, operator="packs->packus", before="p;", after="q;",
-                 status="not compiled")]
+                 status="not compiled"),
+            dict(file="kernels/c/xsimd.cpp", line=7, operator="relational-boundary", before="k < n;",
+                 after="k <= n;", status="same binary")]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         total = M.report(rows, time.monotonic(), os.path.join(d, "r.json"))
     text = out.getvalue()
     saved = json.load(open(os.path.join(d, "r.json")))
-    check(total["mutants"] == 3 and total["killed"] == 1 and total["survived"] == 1 and total["not compiled"] == 1,
-          f"the report counts each verdict ({total})")
-    check("3 mutants: 2 compiled, 1 killed, 1 survived" in text and "- y = _mm_max_epi8(a, b);" in text
-          and "+ y = _mm_min_epi8(a, b);" in text and "_mm_add_epi8" not in text.split("survivors")[1],
-          "the report lists the survivor as a diff, not the killed mutant")
-    check(saved["totals"] == total and len(saved["mutants"]) == 3, "the results file holds the totals and every mutant")
+    check(total["mutants"] == 4 and total["killed"] == 1 and total["survived"] == 1 and total["not compiled"] == 1
+          and total["same binary"] == 1, f"the report counts each verdict ({total})")
+    check("4 mutants: 3 compiled, 1 killed, 1 survived" in text and "- y = _mm_max_epi8(a, b);" in text
+          and "+ y = _mm_min_epi8(a, b);" in text and "_mm_add_epi8" not in text.split("survivors")[1]
+          and "k <= n;" not in text.split("survivors")[1], "the report lists the survivor as a diff, not the killed "
+          "mutant nor the one that left the binary unchanged")
+    check("1 leaving the test binary unchanged" in text and "not compiled in this build" in text,
+          "the report counts the mutants that left the binary unchanged and says what that means")
+    check(saved["totals"] == total and len(saved["mutants"]) == 4, "the results file holds the totals and every mutant")
 
 print(f"{len(failures)} failures" if failures else "all checks passed")
 sys.exit(1 if failures else 0)

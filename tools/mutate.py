@@ -10,7 +10,10 @@ tree (build/mutate/src: the user's files are never touched, even when the run is
 and the GoogleTest suite runs on it: first the tests of the mutated file's variants, then,
 if they all pass, the whole suite. A mutant the suite passes "survived": either the tests
 miss a bug there, or the change is equivalent (it cannot alter an output: say why, and
-keep it in tools/mutate_equivalent.txt).
+keep it in tools/mutate_equivalent.txt). A mutant whose build leaves the test binary
+byte-identical to the unmutated one is "same binary", not run: its line is not in this
+build (another architecture's file, a package such as xsimd or SIMDe missing) or compiles
+to the same code, and no test could tell.
 
   mutate.py list [--file GLOB ...] [--operator NAME ...]
       the mutants, one line each (file:line operator: before -> after), nothing built
@@ -27,6 +30,7 @@ import argparse
 import datetime
 import fnmatch
 import functools
+import hashlib
 import json
 import os
 import random
@@ -410,6 +414,18 @@ def build(timeout):
     return p.returncode == 0, time.monotonic() - t, (p.stdout + p.stderr)[-3000:]
 
 
+def binary_digest(path=None):
+    """The sha256 of the test binary (the copy's unless `path` is given). A mutant whose build
+    leaves the binary byte-identical to the unmutated one cannot change a test's outcome: its
+    line is not compiled in this build (another architecture's file, a file that needs a
+    package this machine lacks, such as xsimd or SIMDe) or compiles to the same code."""
+    h = hashlib.sha256()
+    with open(path or TEST_BIN, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def run_tests(gfilter, jobs, timeout, binary=None, cwd=None):
     """Runs the test binary (GoogleTest shards, one per job, side by side; the copy's unless
     `binary` and its build folder `cwd` are given: ./lab coverage runs its own). Returns
@@ -506,19 +522,22 @@ def report(results, started, out):
     by_file = {}
     for r in results:
         row = by_file.setdefault(r["file"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0,
-                                             "not compiled": 0, "no test": 0})
+                                             "not compiled": 0, "same binary": 0, "no test": 0})
         row["mutants"] += 1
         row[r["status"]] += 1
-    print("\nper file: mutants, killed, survived, known equivalent, not compiled, no test ran")
+    print("\nper file: mutants, killed, survived, known equivalent, not compiled, same binary, no test ran")
     for f, row in by_file.items():
         print(f"  {f:44s} {row['mutants']:4d} {row['killed']:5d} {row['survived']:5d} {row['equivalent']:5d}"
-              f" {row['not compiled']:5d} {row['no test']:4d}")
+              f" {row['not compiled']:5d} {row['same binary']:5d} {row['no test']:4d}")
     total = {k: sum(r[k] for r in by_file.values()) for k in ("mutants", "killed", "survived", "equivalent",
-                                                               "not compiled", "no test")}
+                                                               "not compiled", "same binary", "no test")}
     compiled = total["mutants"] - total["not compiled"]
     print(f"\n{total['mutants']} mutants: {compiled} compiled, {total['killed']} killed, "
-          f"{total['survived']} survived, {total['equivalent']} known equivalent, {total['no test']} with no test "
-          f"({(time.monotonic() - started) / 60:.1f} min)")
+          f"{total['survived']} survived, {total['equivalent']} known equivalent, {total['no test']} with no test, "
+          f"{total['same binary']} leaving the test binary unchanged ({(time.monotonic() - started) / 60:.1f} min)")
+    if total["same binary"]:
+        print("  (same binary: the line is not compiled in this build, e.g. another architecture's file or one "
+              "that needs a package this machine lacks, or it compiles to the same code; no test can tell)")
     surv = [r for r in results if r["status"] in ("survived", "no test")]
     if surv:
         print("\nsurvivors (the suite passed them): a missing test, or an equivalent change to be listed "
@@ -562,6 +581,7 @@ def cmd_run(args):
     if verdict != "pass":
         die(f"the unmutated suite does not pass ({verdict}: {detail}); fix that first")
     whole_suite = secs
+    unmutated = binary_digest()
     print(f"mutate: the unmutated copy builds and passes ({ran} tests, {secs:.0f} s)", flush=True)
     results, originals = [], {}
     try:
@@ -586,6 +606,8 @@ def cmd_run(args):
                 r["build_s"] = round(bsecs, 1)
                 if not ok:
                     r["status"], r["detail"] = "not compiled", ""
+                elif binary_digest() == unmutated:
+                    r["status"], r["detail"] = "same binary", ""
                 else:
                     gf = test_filter(m["file"])
                     stages = [gf, None] if gf else [None]
@@ -607,7 +629,7 @@ def cmd_run(args):
                     f.write(originals[m["file"]])
             results.append(r)
             tag = {"killed": "killed  ", "survived": "SURVIVED", "equivalent": "equiv.  ",
-                   "not compiled": "no build", "no test": "NO TEST "}[r["status"]]
+                   "not compiled": "no build", "same binary": "same bin", "no test": "NO TEST "}[r["status"]]
             print(f"[{i}/{len(mutants)}] {tag} {m['file']}:{m['line']} {m['operator']}"
                   f"{'  ' + r.get('detail', '') if r['status'] in ('killed', 'equivalent') else ''}", flush=True)
     except KeyboardInterrupt:
