@@ -15,7 +15,9 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <regex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/affine/registry.h"
@@ -134,6 +136,61 @@ TEST(Errors, ElementwiseLimitsAtBothEdges) {
   expect_shift_edges(first(crelu32::variants()), crelu32::why_unsupported, 31);
   expect_shift_edges(first(sqr_crelu32::variants()), sqr_crelu32::why_unsupported, 28);
   expect_shift_edges(first(crelu32_pair::variants()), crelu32_pair::why_unsupported, 28);
+}
+
+// A variant's own shift bounds, read from its refusals. Every shift of the op's range that a
+// variant refuses must say which bound it breaks ("needs shift <= B", ">= A" or "A..B"), and
+// the shifts it takes must be exactly the ones those stated bounds leave, so each stated edge
+// is taken and the next shift refused. A variant bound moved by one (shift > 8 as shift >= 8)
+// would otherwise only drop that shift from the suites' case lists, silently: no test failed
+// when xsimd's sqr_crelu32 and crelu32_pair refused shift 0 or shift 8 (boundary mutants).
+template <class Variants, class Why>
+void expect_stated_shift_bounds(const Variants& variants, Why why, int op_max) {
+  using Shape = typename std::decay_t<decltype(variants[0])>::Shape;
+  static const std::regex kBound(R"(needs shift (?:(<=|>=) (\d+)|(\d+)\.\.(\d+)))");
+  int checked = 0;
+  for (const auto& v : variants) {
+    if (!v.info.available()) continue;
+    int n = 0;  // a count the variant takes at the nets' shift
+    for (int c : {64, 128, 256, 512, 1024})
+      if (why(v, Shape{c, 6}).empty()) {
+        n = c;
+        break;
+      }
+    if (n == 0) {
+      ADD_FAILURE() << v.info.name << " takes none of 64..1024 elements at shift 6";
+      continue;
+    }
+    ++checked;
+    int lo = 0, hi = op_max;
+    std::vector<bool> taken(op_max + 1);
+    for (int s = 0; s <= op_max; ++s) {
+      const std::string reason = why(v, Shape{n, s});
+      taken[s] = reason.empty();
+      if (taken[s]) continue;
+      std::smatch m;
+      if (!std::regex_search(reason, m, kBound)) {
+        ADD_FAILURE() << v.info.name << " refuses shift " << s << " without stating a shift bound: " << reason;
+      } else if (m[1] == "<=") {
+        hi = std::min(hi, std::stoi(m[2]));
+      } else if (m[1] == ">=") {
+        lo = std::max(lo, std::stoi(m[2]));
+      } else {  // A..B
+        lo = std::max(lo, std::stoi(m[3]));
+        hi = std::min(hi, std::stoi(m[4]));
+      }
+    }
+    for (int s = 0; s <= op_max; ++s)
+      EXPECT_EQ(taken[s], lo <= s && s <= hi)
+          << v.info.name << " at shift " << s << " (n = " << n << "; its refusals state shift " << lo << ".." << hi << ")";
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(Errors, Int32ActivationsTakeExactlyTheShiftsTheirRefusalsState) {
+  expect_stated_shift_bounds(crelu32::variants(), crelu32::why_unsupported, 31);
+  expect_stated_shift_bounds(sqr_crelu32::variants(), sqr_crelu32::why_unsupported, 28);
+  expect_stated_shift_bounds(crelu32_pair::variants(), crelu32_pair::why_unsupported, 28);
 }
 
 TEST(Errors, ElementwiseNullBuffers) {
