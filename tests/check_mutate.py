@@ -15,10 +15,13 @@ builds it and runs the suite; a full run takes hours, so CTest checks its parts 
 - the test runs' verdicts, on stand-in test binaries: a pass, a failure naming the test, a
   crash (signal), a timeout, and a shard that fails stopping the other; the binary's digest
   (a mutant leaving the binary byte-identical is not run: "same binary");
-- the report: the counts per verdict, each survivor as a diff, the results file.
+- the report: the counts per verdict, each survivor as a diff, the results file;
+- --at FILE:LINE selects one line's mutants (and refuses a line without one); --checked
+  uses its own copy and a preset with array-bounds checks and libstdc++ assertions.
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import contextlib
+import importlib
 import io
 import json
 import os
@@ -32,6 +35,12 @@ from checks import check, failures
 mutate_py, test_binary = sys.argv[1:3]
 sys.path.insert(0, os.path.dirname(os.path.abspath(mutate_py)))
 import mutate as M  # noqa: E402
+
+
+class Args:
+    """The selection options of `mutate.py list/run`, as argparse gives them."""
+    def __init__(self, file=None, operator=None, at=None):
+        self.file, self.operator, self.at = file, operator, at
 
 
 def one(line, operator):
@@ -122,7 +131,7 @@ def selects(gfilter):
     return sum(1 for n in names if any(fnmatch.fnmatchcase(n, p) for p in pats))
 
 
-files = sorted({m["file"] for m in M.select(type("A", (), {"file": None, "operator": None})())[1]})
+files = sorted({m["file"] for m in M.select(Args())[1]})
 check(len(files) > 20, f"mutants in {len(files)} kernel files")
 empty = [f for f in files if M.test_filter(f) and selects(M.test_filter(f)) == 0]
 check(not empty, f"every file's first-stage filter selects tests ({empty or 'all do'})")
@@ -135,7 +144,7 @@ check("*/affine_avx2_*" in f.split(":") and not any(p.startswith("*/crelu") or "
 
 # ---- the equivalent mutants' list is current --------------------------------------------------
 known = M.load_equivalent()
-all_keys = {M.key_of(m) for m in M.select(type("A", (), {"file": None, "operator": None})())[1]}
+all_keys = {M.key_of(m) for m in M.select(Args())[1]}
 stale = [k for k in known if k not in all_keys]
 check(not stale, f"every entry of tools/mutate_equivalent.txt ({len(known)}) is a mutant the tool makes"
       + (f"; stale: {stale}" if stale else ""))
@@ -241,6 +250,28 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     check("1 leaving the test binary unchanged" in text and "not compiled in this build" in text,
           "the report counts the mutants that left the binary unchanged and says what that means")
     check(saved["totals"] == total and len(saved["mutants"]) == 4, "the results file holds the totals and every mutant")
+
+# ---- --at and --checked -----------------------------------------------------------------------
+M = importlib.reload(M)  # the real tree's paths again (the stand-ins above replaced them)
+lo = [m for m in M.select(Args(file=["kernels/common/lane_order.h"], operator=["relational-boundary"]))[1]]
+line = lo[0]["line"]
+picked = M.select(Args(at=[f"kernels/common/lane_order.h:{line}"], operator=["relational-boundary"]))[1]
+check(picked and {(m["file"], m["line"]) for m in picked} == {("kernels/common/lane_order.h", line)}
+      and len(picked) == sum(m["line"] == line for m in lo), "--at FILE:LINE selects exactly that line's mutants")
+for bad in ("kernels/common/lane_order.h", "kernels/common/lane_order.h:1"):
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            M.select(Args(at=[bad]))
+        check(False, f"--at {bad} is refused")
+    except SystemExit:
+        check(True, f"--at {bad} is refused (no line, or a line without a mutant)")
+M.use_checked_build()
+presets = {p["name"]: p for p in json.load(open(os.path.join(M.ROOT, "CMakePresets.json")))["configurePresets"]}
+flags = presets.get(M.PRESET, {}).get("cacheVariables", {}).get("CMAKE_CXX_FLAGS", "")
+check(M.COPY == os.path.join(M.ROOT, "build", "mutate-checked", "src") and M.TEST_BIN.startswith(M.COPY)
+      and M.DIRTY.startswith(os.path.dirname(M.COPY)) and "-fsanitize=bounds" in flags and "_GLIBCXX_ASSERTIONS" in flags
+      and presets[M.PRESET]["binaryDir"] == "${sourceDir}/build/" + M.PRESET,
+      "--checked: its own copy and build folder, and a preset that checks array bounds and libstdc++'s containers")
 
 print(f"{len(failures)} failures" if failures else "all checks passed")
 sys.exit(1 if failures else 0)

@@ -15,12 +15,15 @@ byte-identical to the unmutated one is "same binary", not run: its line is not i
 build (another architecture's file, a package such as xsimd or SIMDe missing) or compiles
 to the same code, and no test could tell.
 
-  mutate.py list [--file GLOB ...] [--operator NAME ...]
+  mutate.py list [--file GLOB ...] [--at FILE:LINE ...] [--operator NAME ...]
       the mutants, one line each (file:line operator: before -> after), nothing built
-  mutate.py run  [--file GLOB ...] [--operator NAME ...] [--max N] [--seed S]
-                 [--budget TIME] [--jobs J] [--out F] [--fail-on-survivor]
+  mutate.py run  [--file GLOB ...] [--at FILE:LINE ...] [--operator NAME ...] [--max N]
+                 [--seed S] [--budget TIME] [--jobs J] [--out F] [--fail-on-survivor] [--checked]
       build and test each mutant; prints a line per mutant, then the survivors and a table
-      per file; writes the results (JSON) to --out (default results/<host>-mutate-<time>.json)
+      per file; writes the results (JSON) to --out (default results/<host>-mutate-<time>.json).
+      --checked builds its own copy (build/mutate-checked) with GCC's array-bounds and shift
+      checks (trapping) and libstdc++'s assertions, so a mutant whose only effect is undefined
+      behaviour (a write one past an array, a shift by the width) fails instead of surviving.
 
 Files: kernels/<op>/*.cpp|*.h|*.inc and kernels/common/*.h, but the registries and the CPU
 detection (--file takes globs relative to the repository, e.g. 'kernels/crelu32/*').
@@ -49,6 +52,7 @@ WORK = os.path.join(ROOT, "build", "mutate")
 COPY = os.path.join(WORK, "src")
 BUILD = os.path.join(COPY, "build", "default")
 TEST_BIN = os.path.join(BUILD, "tests", "nnuelab_tests")
+PRESET = "default"
 EQUIVALENT = os.path.join(ROOT, "tools", "mutate_equivalent.txt")
 
 # The ISA files' names (kernels/<op>/<isa>.cpp) as the test names spell them.
@@ -360,6 +364,22 @@ def tracked_files():
 DIRTY = os.path.join(WORK, "mutated-file")  # names the copy's file under a mutant, if any
 
 
+def use_checked_build():
+    """run --checked: a copy of its own (build/mutate-checked/src), built with the
+    `mutate-checked` preset: GCC's array-bounds and shift checks, trapping
+    (-fsanitize=bounds,shift), and libstdc++'s assertions. A mutant whose only effect is
+    undefined behaviour (a write one past a stack array or a std::vector, a 64-bit shift by
+    64) then crashes the suite instead of surviving. Its own copy, so it never rebuilds the
+    default copy's objects, and the two kinds of run can follow each other freely."""
+    global WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET
+    WORK = os.path.join(ROOT, "build", "mutate-checked")
+    COPY = os.path.join(WORK, "src")
+    PRESET = "mutate-checked"
+    BUILD = os.path.join(COPY, "build", PRESET)
+    TEST_BIN = os.path.join(BUILD, "tests", "nnuelab_tests")
+    DIRTY = os.path.join(WORK, "mutated-file")
+
+
 def sync_copy():
     """build/mutate/src = the tracked files as they are in the working tree (uncommitted edits
     included); unchanged files are not written, so the copy's build redoes only what moved."""
@@ -403,7 +423,7 @@ def build(timeout):
     """(ok, seconds, last lines of the log)."""
     t = time.monotonic()
     if not os.path.exists(os.path.join(BUILD, "build.ninja")):
-        p = subprocess.run(["cmake", "--preset", "default"], cwd=COPY, capture_output=True, text=True)
+        p = subprocess.run(["cmake", "--preset", PRESET], cwd=COPY, capture_output=True, text=True)
         if p.returncode:
             return False, time.monotonic() - t, p.stdout[-2000:] + p.stderr[-2000:]
     try:
@@ -498,9 +518,15 @@ def parse_time(text):
 
 
 def select(args):
-    files = kernel_files(args.file)
+    at = set()  # --at FILE:LINE: only the mutants of those lines
+    for spec in args.at or []:
+        rel, _, line = spec.rpartition(":")
+        if not rel or not line.isdigit():
+            die(f"--at {spec}: want FILE:LINE (e.g. kernels/common/lane_order.h:30)")
+        at.add((rel, int(line)))
+    files = kernel_files(args.file or sorted({rel for rel, _ in at}) or None)
     if not files:
-        die("no kernel file matches " + " ".join(args.file or []))
+        die("no kernel file matches " + " ".join(args.file or sorted({rel for rel, _ in at})))
     for o in args.operator or []:
         if o not in OPERATOR_NAMES:
             die(f"unknown operator {o!r}; operators: {', '.join(OPERATOR_NAMES)}")
@@ -508,6 +534,10 @@ def select(args):
     for rel in files:
         with open(os.path.join(ROOT, rel)) as f:
             mutants += mutants_of_text(rel, f.read(), args.operator)
+    if at:
+        mutants = [m for m in mutants if (m["file"], m["line"]) in at]
+        for rel, line in sorted(at - {(m["file"], m["line"]) for m in mutants}):
+            die(f"--at {rel}:{line}: no mutant on that line (of the operators chosen)")
     return files, mutants
 
 
@@ -560,6 +590,8 @@ def _stop(signum, frame):
 
 def cmd_run(args):
     signal.signal(signal.SIGTERM, _stop)
+    if args.checked:
+        use_checked_build()
     files, mutants = select(args)
     known = load_equivalent()
     if args.max and len(mutants) > args.max:
@@ -655,6 +687,8 @@ def main():
         p = sub.add_parser(name)
         p.add_argument("--file", action="append", help="glob relative to the repository (repeatable)")
         p.add_argument("--operator", action="append", help="only this operator (repeatable)")
+        p.add_argument("--at", action="append", metavar="FILE:LINE",
+                       help="only the mutants of this line (repeatable)")
         if name == "run":
             p.add_argument("--max", type=int, help="at most N mutants, drawn at random (--seed)")
             p.add_argument("--seed", type=int, default=1)
@@ -662,6 +696,8 @@ def main():
             p.add_argument("--jobs", type=int, help="test shards side by side (default: the cores)")
             p.add_argument("--out", help="the results file (JSON)")
             p.add_argument("--fail-on-survivor", action="store_true", help="exit 1 if a mutant survived")
+            p.add_argument("--checked", action="store_true",
+                           help="build with array-bounds, shift and libstdc++ checks (own copy: build/mutate-checked)")
     args = ap.parse_args()
     return cmd_list(args) if args.cmd == "list" else cmd_run(args)
 
