@@ -49,14 +49,6 @@ inline std::vector<int> packs32x2_lane_order(int lanes, int out_bytes) {
   return lane_interleave_order(lanes, 4, 4, out_bytes);
 }
 
-// x[order[p]] -> out[p]: canonical data in the produced order (order from above).
-template <class T>
-std::vector<T> to_produced_order(const T* canonical, const std::vector<int>& order) {
-  std::vector<T> out(order.size());
-  for (std::size_t p = 0; p < order.size(); ++p) out[p] = canonical[order[p]];
-  return out;
-}
-
 // The next layer's load-time half of a permuted pair: canonical int8 weights W[out][in]
 // (in = the activation's output count) with column p taken from canonical column
 // order[p], so that sum_p W'[o][p] * produced[p] = sum_i W[o][i] * canonical[i]. Prepare
