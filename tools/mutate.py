@@ -48,11 +48,18 @@ import time
 from reasons import read_reasons
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WORK = os.path.join(ROOT, "build", "mutate")
-COPY = os.path.join(WORK, "src")
-BUILD = os.path.join(COPY, "build", "default")
-TEST_BIN = os.path.join(BUILD, "tests", "nnuelab_tests")
-PRESET = "default"
+
+
+def copy_paths(work, preset):
+    """(WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET) of a private copy under build/<work>,
+    built with the CMake preset `preset`. DIRTY names the copy's file under a mutant, if any."""
+    copy = os.path.join(ROOT, "build", work, "src")
+    build = os.path.join(copy, "build", preset)
+    return (os.path.join(ROOT, "build", work), copy, build, os.path.join(build, "tests", "nnuelab_tests"),
+            os.path.join(ROOT, "build", work, "mutated-file"), preset)
+
+
+WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET = copy_paths("mutate", "default")
 EQUIVALENT = os.path.join(ROOT, "tools", "mutate_equivalent.txt")
 
 # The ISA files' names (kernels/<op>/<isa>.cpp) as the test names spell them.
@@ -361,9 +368,6 @@ def tracked_files():
         die("needs a git checkout (the copy is made of the files git tracks)")
 
 
-DIRTY = os.path.join(WORK, "mutated-file")  # names the copy's file under a mutant, if any
-
-
 def use_checked_build():
     """run --checked: a copy of its own (build/mutate-checked/src), built with the
     `mutate-checked` preset: GCC's array-bounds and shift checks, trapping
@@ -372,12 +376,7 @@ def use_checked_build():
     64) then crashes the suite instead of surviving. Its own copy, so it never rebuilds the
     default copy's objects, and the two kinds of run can follow each other freely."""
     global WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET
-    WORK = os.path.join(ROOT, "build", "mutate-checked")
-    COPY = os.path.join(WORK, "src")
-    PRESET = "mutate-checked"
-    BUILD = os.path.join(COPY, "build", PRESET)
-    TEST_BIN = os.path.join(BUILD, "tests", "nnuelab_tests")
-    DIRTY = os.path.join(WORK, "mutated-file")
+    WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET = copy_paths("mutate-checked", "mutate-checked")
 
 
 def sync_copy():
@@ -524,9 +523,10 @@ def select(args):
         if not rel or not line.isdigit():
             die(f"--at {spec}: want FILE:LINE (e.g. kernels/common/lane_order.h:30)")
         at.add((rel, int(line)))
-    files = kernel_files(args.file or sorted({rel for rel, _ in at}) or None)
+    globs = args.file or sorted({rel for rel, _ in at})
+    files = kernel_files(globs or None)
     if not files:
-        die("no kernel file matches " + " ".join(args.file or sorted({rel for rel, _ in at})))
+        die("no kernel file matches " + " ".join(globs))
     for o in args.operator or []:
         if o not in OPERATOR_NAMES:
             die(f"unknown operator {o!r}; operators: {', '.join(OPERATOR_NAMES)}")
