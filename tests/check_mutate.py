@@ -17,7 +17,9 @@ builds it and runs the suite; a full run takes hours, so CTest checks its parts 
   (a mutant leaving the binary byte-identical is not run: "same binary");
 - the report: the counts per verdict, each survivor as a diff, the results file;
 - --at FILE:LINE selects one line's mutants (and refuses a line without one); --checked
-  uses its own copy and a preset with array-bounds checks and libstdc++ assertions.
+  uses its own copy and a preset with array-bounds checks and libstdc++ assertions, and
+  --checked address another with AddressSanitizer too (and a sanitizer's report, which
+  fails no test, is named as the verdict's detail).
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import contextlib
@@ -213,6 +215,10 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     fake('kill -SEGV $$')
     v = M.run_tests(None, 1, timeout=30)
     check(v[0] == "crash" and v[3] == "signal 11", f"a crash: its signal ({v})")
+    fake('echo "==9==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd"; exit 1')
+    v = M.run_tests(None, 1, timeout=30)
+    check(v[0] == "fail" and v[3] == "AddressSanitizer: stack-buffer-overflow",
+          f"a sanitizer's report (no test failed): fail, the report's kind named ({v})")
     fake("sleep 30")
     v = M.run_tests(None, 2, timeout=1)
     check(v[0] == "timeout" and v[2] < 10, f"a hang: timeout, the shards stopped ({v[0]}, {v[2]:.1f} s)")
@@ -265,13 +271,22 @@ for bad in ("kernels/common/lane_order.h", "kernels/common/lane_order.h:1"):
         check(False, f"--at {bad} is refused")
     except SystemExit:
         check(True, f"--at {bad} is refused (no line, or a line without a mutant)")
-M.use_checked_build()
 presets = {p["name"]: p for p in json.load(open(os.path.join(M.ROOT, "CMakePresets.json")))["configurePresets"]}
-flags = presets.get(M.PRESET, {}).get("cacheVariables", {}).get("CMAKE_CXX_FLAGS", "")
-check(M.COPY == os.path.join(M.ROOT, "build", "mutate-checked", "src") and M.TEST_BIN.startswith(M.COPY)
-      and M.DIRTY.startswith(os.path.dirname(M.COPY)) and "-fsanitize=bounds" in flags and "_GLIBCXX_ASSERTIONS" in flags
-      and presets[M.PRESET]["binaryDir"] == "${sourceDir}/build/" + M.PRESET,
-      "--checked: its own copy and build folder, and a preset that checks array bounds and libstdc++'s containers")
+for kind, copy, needs in (("bounds", "mutate-checked", {"bounds", "shift", "-D_GLIBCXX_ASSERTIONS"}),
+                          ("address", "mutate-address", {"address", "bounds", "shift", "-D_GLIBCXX_ASSERTIONS",
+                                                         "-D_GLIBCXX_SANITIZE_VECTOR"})):
+    M = importlib.reload(M)
+    M.use_checked_build(kind)
+    flags = presets.get(M.PRESET, {}).get("cacheVariables", {}).get("CMAKE_CXX_FLAGS", "").split()
+    has = {f for f in flags if f.startswith("-D")} | {s for f in flags if f.startswith("-fsanitize=")
+                                                      for s in f.split("=", 1)[1].split(",")}
+    check(M.COPY == os.path.join(M.ROOT, "build", copy, "src") and M.TEST_BIN.startswith(M.COPY)
+          and M.DIRTY.startswith(os.path.dirname(M.COPY)) and needs <= has
+          and presets[M.PRESET]["binaryDir"] == "${sourceDir}/build/" + M.PRESET,
+          f"--checked {kind}: its own copy and build folder, and a preset with {', '.join(sorted(needs))}")
+bad = subprocess.run([sys.executable, sys.argv[1], "run", "--checked", "thread"], capture_output=True, text=True)
+check(bad.returncode == 2 and "invalid choice: 'thread'" in bad.stderr and "address" in bad.stderr,
+      "--checked refuses a kind it does not have, naming those it has")
 
 print(f"{len(failures)} failures" if failures else "all checks passed")
 sys.exit(1 if failures else 0)

@@ -18,12 +18,16 @@ to the same code, and no test could tell.
   mutate.py list [--file GLOB ...] [--at FILE:LINE ...] [--operator NAME ...]
       the mutants, one line each (file:line operator: before -> after), nothing built
   mutate.py run  [--file GLOB ...] [--at FILE:LINE ...] [--operator NAME ...] [--max N]
-                 [--seed S] [--budget TIME] [--jobs J] [--out F] [--fail-on-survivor] [--checked]
+                 [--seed S] [--budget TIME] [--jobs J] [--out F] [--fail-on-survivor]
+                 [--checked [bounds|address]]
       build and test each mutant; prints a line per mutant, then the survivors and a table
       per file; writes the results (JSON) to --out (default results/<host>-mutate-<time>.json).
       --checked builds its own copy (build/mutate-checked) with GCC's array-bounds and shift
       checks (trapping) and libstdc++'s assertions, so a mutant whose only effect is undefined
       behaviour (a write one past an array, a shift by the width) fails instead of surviving.
+      --checked address adds AddressSanitizer (own copy: build/mutate-address; a slower
+      suite): it also sees one-past accesses through a pointer or into an array of a class
+      type, which the bounds checks let through.
 
 Files: kernels/<op>/*.cpp|*.h|*.inc and kernels/common/*.h, but the registries and the CPU
 detection (--file takes globs relative to the repository, e.g. 'kernels/crelu32/*').
@@ -368,15 +372,26 @@ def tracked_files():
         die("needs a git checkout (the copy is made of the files git tracks)")
 
 
-def use_checked_build():
-    """run --checked: a copy of its own (build/mutate-checked/src), built with the
-    `mutate-checked` preset: GCC's array-bounds and shift checks, trapping
-    (-fsanitize=bounds,shift), and libstdc++'s assertions. A mutant whose only effect is
-    undefined behaviour (a write one past a stack array or a std::vector, a 64-bit shift by
-    64) then crashes the suite instead of surviving. Its own copy, so it never rebuilds the
-    default copy's objects, and the two kinds of run can follow each other freely."""
+# --checked KIND: (copy folder and preset, what its build checks). Each kind has a copy of its
+# own, so no kind of run ever rebuilds another's objects and they can follow each other freely.
+CHECKED = {
+    "bounds": ("mutate-checked", "GCC's array-bounds and shift checks, trapping (-fsanitize=bounds,shift), "
+                                 "and libstdc++'s assertions"),
+    "address": ("mutate-address", "the same and AddressSanitizer (with libstdc++'s std::vector annotations)"),
+}
+
+
+def use_checked_build(kind="bounds"):
+    """run --checked [KIND]: a copy of its own (build/<preset>/src) built with the preset of
+    CHECKED[kind]. "bounds": GCC's array-bounds and shift checks, trapping, and libstdc++'s
+    assertions: a mutant whose only effect is undefined behaviour (a write one past a stack
+    array or a std::vector, a 64-bit shift by 64) crashes the suite instead of surviving.
+    "address" adds AddressSanitizer, which also sees what the bounds checks let through: a
+    one-past access through a pointer, or into an array of a class type (its one-past element
+    is an address computation the bounds check allows)."""
     global WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET
-    WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET = copy_paths("mutate-checked", "mutate-checked")
+    name = CHECKED[kind][0]
+    WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET = copy_paths(name, name)
 
 
 def sync_copy():
@@ -481,7 +496,10 @@ def run_tests(gfilter, jobs, timeout, binary=None, cwd=None):
             if p.returncode != 0 and verdict == "pass":
                 verdict = "crash" if p.returncode < 0 else "fail"
                 failed = re.findall(r"\[  FAILED  \] (\S+)", out)
+                # A sanitizer's report (AddressSanitizer exits 1 mid-test, no test failed).
+                sanitizer = re.search(r"ERROR: (\w+Sanitizer: [\w-]+)", out)
                 detail = (f"signal {-p.returncode}" if p.returncode < 0 else
+                          sanitizer.group(1) if sanitizer and not failed else
                           (failed[0] + (f" (+{len(set(failed)) - 1} more)" if len(set(failed)) > 1 else "")
                            if failed else f"exit {p.returncode}"))
         if verdict != "pass" or time.monotonic() - t > timeout:
@@ -591,7 +609,7 @@ def _stop(signum, frame):
 def cmd_run(args):
     signal.signal(signal.SIGTERM, _stop)
     if args.checked:
-        use_checked_build()
+        use_checked_build(args.checked)
     files, mutants = select(args)
     known = load_equivalent()
     if args.max and len(mutants) > args.max:
@@ -604,6 +622,8 @@ def cmd_run(args):
     started = time.monotonic()
     print(f"mutate: {len(mutants)} mutants in {len({m['file'] for m in mutants})} of the {len(files)} kernel "
           f"files read; the copy: {os.path.relpath(COPY, ROOT)}", flush=True)
+    if args.checked:
+        print(f"mutate: --checked {args.checked}: {CHECKED[args.checked][1]}", flush=True)
     os.makedirs(COPY, exist_ok=True)
     sync_copy()
     ok, secs, log = build(timeout=3600)
@@ -696,8 +716,9 @@ def main():
             p.add_argument("--jobs", type=int, help="test shards side by side (default: the cores)")
             p.add_argument("--out", help="the results file (JSON)")
             p.add_argument("--fail-on-survivor", action="store_true", help="exit 1 if a mutant survived")
-            p.add_argument("--checked", action="store_true",
-                           help="build with array-bounds, shift and libstdc++ checks (own copy: build/mutate-checked)")
+            p.add_argument("--checked", nargs="?", const="bounds", choices=sorted(CHECKED),
+                           help="bounds (the default): build with array-bounds, shift and libstdc++ checks (own "
+                                "copy: build/mutate-checked); address: and AddressSanitizer (build/mutate-address)")
     args = ap.parse_args()
     return cmd_list(args) if args.cmd == "list" else cmd_run(args)
 
