@@ -31,6 +31,7 @@ const std::vector<Shape> kShapes = {
     {512, 64}, {64, 192},  // out % 64 == 0: the AVX-512 tile64 forms' only shapes (1 and 3 row registers)
     {36, 32},  {52, 16},  // hidden widths with chunk counts (9, 13) no accumulator-set count divides
     {256, 48}, {128, 24}, {64, 12},  // 3 or 6 output registers: the pipelined blocked forms' fallback to two passes (every width)
+    {252, 32}, {1264, 16},  // 63 and 4 x 64 + 60 chunks: a last bitset word 57-63 chunks long (its 8th byte partial)
 };
 
 const std::vector<Density> kDensities = {
@@ -130,7 +131,9 @@ class AffineChecker {
     if (!v_.run_bits) return std::nullopt;
     // Variants that can take a producer's nnz bitset: the same output from the bitset
     // of this input (as a fused activation writes it) instead of their own scan.
-    std::vector<std::uint64_t> bits((w_.shape.in / 4 + 63) / 64 + 1);
+    // Exactly the words run_with_bits' contract names (ceil(in / 4 / 64)): a read past them
+    // is a heap overflow that the AddressSanitizer builds report.
+    std::vector<std::uint64_t> bits(((w_.shape.in + 3) / 4 + 63) / 64);
     ref::nnz_chunk_bitset(in_.data(), w_.shape.in, bits.data());
     std::fill_n(got_.data(), w_.shape.out, INT32_MIN + 7);
     affine::run_with_bits(v_, packed_, in_.data(), bits.data(), got_.data());
