@@ -437,10 +437,10 @@ def with_journal(path, data):
     return data
 
 
-def load(path):
-    """Reads one result file; ResultError with a clear message if missing or corrupt. A file
-    cut off by a kill gets the repetitions of its journal (<path>.reps) for the benchmarks
-    it lacks."""
+def read_data(path):
+    """One result file's JSON as written (its context and benchmark entries); ResultError with
+    a clear message if missing or corrupt. A file cut off by a kill gets the repetitions of
+    its journal (<path>.reps) for the benchmarks it lacks."""
     try:
         with open(path) as f:
             data = json.load(f)
@@ -464,6 +464,13 @@ def load(path):
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise ResultError(f"{path}: not a benchmark result: no \"benchmarks\" list "
                           "(expected Google Benchmark JSON from ./lab bench)")
+    return data
+
+
+def load(path):
+    """Reads one result file (read_data) into a ResultFile: per benchmark its repetitions'
+    times and counters."""
+    data = read_data(path)
     results = OrderedDict()
     for b in data["benchmarks"]:
         if not isinstance(b, dict) or "name" not in b:

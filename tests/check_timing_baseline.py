@@ -12,14 +12,18 @@ another stepping, else the unsigned default (results/baseline-timing.json);
   the second reads that file as this core's and calls it the same core. A third run with
   only a baseline of another signature and an unsigned default reads the default.
 A filtered update of the committed baselines is refused. The list of cases that moved
-unlike the rest (unlike_the_rest) is checked on planted changes. Exit 1 on a failure (each a line starting "FAIL  ").
+unlike the rest (unlike_the_rest) is checked on planted changes. Runs stopped part way (a
+Ctrl-C, a SIGTERM, the bench killed outright) report what they timed and write no baseline.
+Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from checks import check, failures
 
 regress_py, bench, binary = sys.argv[1:4]
@@ -149,5 +153,93 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
         text = timing(folder, default, out)
         check(f"time baseline: {os.path.relpath(default, regress.ROOT)} (the default" in text and
               "is not recorded" in text, "another core's file only: the default read, the cores not known to match")
+
+
+# ---- a run stopped part way ---------------------------------------------------------------
+# A Ctrl-C (SIGINT to the whole process group), a SIGTERM to the script alone, and the bench
+# killed outright (SIGKILL, as the out-of-memory killer would): each report covers what was
+# timed, writes no baseline, and leaves no journal behind; a report stopped by a signal ends
+# by it (so ./lab stops too). A bench killed before its first repetition: nothing to report.
+def timed_run(pid):
+    """The pid of the report's timed bench run (not its listing of the benchmarks), or None."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            for child in f.read().split():
+                with open(f"/proc/{child}/cmdline") as c:
+                    if "--benchmark_out=" in c.read():
+                        return int(child)
+    except OSError:
+        pass
+    return None
+
+
+def stopped(how, folder, default, out, lines=6):
+    for f in (out, out + ".reps"):
+        if os.path.exists(f):
+            os.remove(f)
+    cmd = ["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary,
+           "--filter", r"^crelu32/(scalar/reference|avx2/packs_shift_permute)/", "--repetitions", "400",
+           "--min-time", "0.001", "--baseline-dir", folder, "--default-baseline", default, "--out", out,
+           "--update-baseline"]
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # Waits for `lines` repetitions in the journal; 0: for the bench to start (its noise probe
+    # runs a second before the first repetition).
+    deadline = time.time() + 120
+    while time.time() < deadline and p.poll() is None:
+        try:
+            if lines == 0:
+                if timed_run(p.pid):
+                    break
+            else:
+                with open(out + ".reps") as f:
+                    if sum(1 for _ in f) >= lines:
+                        break
+        except OSError:
+            pass
+        time.sleep(0.02)
+    if how == "int":
+        os.killpg(p.pid, signal.SIGINT)
+    elif how == "term":
+        os.kill(p.pid, signal.SIGTERM)
+    else:
+        os.kill(timed_run(p.pid), signal.SIGKILL)
+    text, err = p.communicate(timeout=120)
+    return p.returncode, text, err
+
+
+def rows(text):
+    return re.findall(r"^(crelu32/\S+)\s+[0-9.]+\s", text, re.M)
+
+
+with tempfile.TemporaryDirectory(prefix="nnuelab-timing-stopped-") as d:
+    folder, default, out = os.path.join(d, "per-core"), os.path.join(d, "default.json"), os.path.join(d, "run.json")
+    for how, status, said in (("int", -signal.SIGINT, "interrupted by SIGINT"),
+                              ("term", -signal.SIGTERM, "interrupted by SIGTERM"),
+                              ("kill", 0, "killed by SIGKILL")):
+        code, text, err = stopped(how, folder, default, out)
+        check(code == status, f"{how}: the report ended with {status} (got {code}: {err.strip()[-300:]})")
+        check("timing: PARTIAL RUN: nnuelab_bench" in text and said in text, f"{how}: the report says the run was stopped ({said})")
+        check(len(rows(text)) >= 1, f"{how}: and reports the benchmarks timed ({len(rows(text))} rows)")
+        check("the time baseline NOT updated" in text and not os.path.exists(folder) and not os.path.exists(default),
+              f"{how}: and writes no baseline from it")
+        check(not os.path.exists(out + ".reps"), f"{how}: no journal left beside {os.path.basename(out)}")
+        try:
+            with open(out) as f:
+                kept = json.load(f)["benchmarks"]
+            check(kept and all(not b.get("error_occurred") for b in kept) and
+                  {"/".join(b["name"].split("/")[:5]) for b in kept} == set(rows(text)),
+                  f"{how}: {os.path.basename(out)} holds the timed repetitions of the benchmarks reported, no skipped ones")
+        except (OSError, ValueError, KeyError) as e:
+            check(False, f"{how}: {os.path.basename(out)} reads as JSON ({e})")
+    check("taken from run.json.reps" in text, "kill: the repetitions came from the journal")
+    # Against a baseline: compare.py's U test over the repetitions timed.
+    text = timing(folder, default, out, "--update-baseline")
+    code, text, err = stopped("int", folder, default, out)
+    check(code == -signal.SIGINT and re.search(r"timing: \d+ of \d+ benchmarks differ from the time baseline", text),
+          f"int, with a baseline: compared with it ({text[-400:]})")
+    # Killed during the noise probe, before any repetition.
+    code, text, err = stopped("kill", folder, default, out, lines=0)
+    check(code == 0 and "nothing to report" in text and "PARTIAL" not in text,
+          f"kill before the first repetition: nothing to report, exit 0 ({code}: {text[-300:]})")
 
 sys.exit(1 if failures else 0)

@@ -9,7 +9,9 @@
   regress.py timing --bench NNUELAB_BENCH --binary B [--baseline F | --baseline-dir D --default-baseline F]
                     [--out F] [--update-baseline]
       the same cases timed interleaved, pinned, 9 repetitions; compare.py (U test) against
-      the time baseline; ratios to the scalar reference. Never fails (exit 0).
+      the time baseline; ratios to the scalar reference. Never fails (exit 0). Stopped part
+      way (Ctrl-C, SIGTERM, the bench killed): reports what was timed, writes no baseline,
+      and, stopped by a signal, ends by it after the report.
       The time baseline: this core's (results/baseline-timing/<signature>.json), else one of
       the same model, else results/baseline-timing.json; --baseline F reads F instead.
       --update-baseline: then writes this run to this core's baseline (or F), compact form.
@@ -25,6 +27,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -446,18 +449,23 @@ def cmd_timing(a):
         pin = f"pinned to CPU {cpu}"
     else:
         pin = "NOT pinned (no taskset, or CPU %d not allowed)" % cpu
-    print(f"timing: {len(names)} benchmarks, {a.repetitions} repetitions, interleaved at random, {pin}")
-    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        print(f"timing: nnuelab_bench failed (exit {p.returncode}): {p.stderr[-2000:]}")
-        return 0
-    data = slim(a.out)
+    print(f"timing: {len(names)} benchmarks, {a.repetitions} repetitions, interleaved at random, {pin}", flush=True)
+    status, err, stopped_by = run_bench(cmd)
+    partial = None
+    if status == 0:
+        data = slim(a.out)
+    else:
+        data, partial = kept_of_stopped_run(a, status, err, len(names))
+        if data is None:
+            print(f"timing: {partial}")
+            return stop_as_signalled(stopped_by, 0)
+        print(f"timing: PARTIAL RUN: {partial}")
     # Ratios to the scalar reference: medians over the repetitions, same process. A machine
     # slowed down as a whole (another build on the other core) moves both alike.
     def ratios(d):
         runs = {}
         for b in d["benchmarks"]:
-            if b.get("run_type") == "iteration":
+            if b.get("run_type") == "iteration" and not b.get("error_occurred"):
                 runs.setdefault("/".join(b["name"].split("/")[:5]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
         refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if is_reference(k)}
@@ -480,7 +488,8 @@ def cmd_timing(a):
         base_ratio = ratios(base)[1]
         print(f"timing: {machines(base['context'], data['context'])}")
     w = max(len(k) for k in meds)
-    print(f"\n{'benchmark (median of ' + str(a.repetitions) + ')':<{w}}  {'ns':>9}  {'/ ref':>7}  "
+    head = f"benchmark (median of {'the repetitions timed' if partial else a.repetitions})"
+    print(f"\n{head:<{w}}  {'ns':>9}  {'/ ref':>7}  "
           f"{'baseline':>8}  {'change':>7}")
     for k in sorted(meds):
         r, b = now_ratio.get(k), base_ratio.get(k)
@@ -508,17 +517,94 @@ def cmd_timing(a):
               f"3.5 robust deviations from the median change, this run's spread){':' if cases else ''}")
         for change, name in cases:
             print(f"timing:   {change:+7.1%}  {name}")
-    print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}")
+    print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}{' (what the stopped run kept)' if partial else ''}")
     try:
-        return compare_timing(a, base, baseline, data)
+        status = compare_timing(a, base, baseline, data)
     finally:
-        if a.update_baseline:
+        if a.update_baseline and partial:
+            print("timing: the time baseline NOT updated: this run was stopped part way (a baseline holds "
+                  "every case's repetitions of one whole run)")
+        elif a.update_baseline:
             target = a.baseline or baseline_for_update(signature, a.baseline_dir, a.default_baseline)
             os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
             write_compact_timing(data, target)
             print(f"timing: wrote the time baseline {os.path.relpath(target, ROOT)} from this run "
                   f"({os.path.getsize(target):,} bytes, {cpu_of(data['context'])}): "
                   f"commit it with the reason")
+    return stop_as_signalled(stopped_by, status)
+
+
+def run_bench(cmd):
+    """Runs nnuelab_bench for the timing report: (its exit status, the tail of its stderr, the
+    signal that stopped this report or None). A SIGINT or SIGTERM no longer ends this script
+    at once (Python's default would leave nothing to report): a Ctrl-C reaches the bench as
+    well (one process group), which skips the rest and writes what it timed (bench/main.cpp);
+    a SIGTERM sent to this script alone is passed on to it, once per signal (a second one
+    stops it at once, as a second Ctrl-C does: its journal then holds what it timed)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    got = []
+
+    def on_signal(sig, frame):
+        got.append(sig)
+        if sig == signal.SIGTERM and p.poll() is None:
+            p.send_signal(sig)
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        _, err = p.communicate()
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+        if p.poll() is None:  # this script is ending by an exception: no bench left behind
+            p.kill()
+            p.wait()
+    return p.returncode, (err or "")[-2000:], (got[0] if got else None)
+
+
+def kept_of_stopped_run(a, status, err, asked):
+    """What a bench run that did not end normally kept (interrupted: its file with the rest
+    skipped; killed outright: the file's complete entries plus its journal, read by
+    plots/results.py), slimmed into a.out as a whole run's is: (data, a line saying what
+    was stopped and what was kept), or (None, why nothing can be reported)."""
+    how = (f"killed by {signal.Signals(-status).name}" if status < 0 and -status in signal.valid_signals()
+           else f"exit {status}")
+    said = f": {err.strip()}" if err.strip() else ""
+    if not os.path.exists(a.out):
+        return None, f"nnuelab_bench stopped ({how}) before it wrote {os.path.relpath(a.out, ROOT)}: nothing to report{said}"
+    try:
+        raw = R.read_data(a.out)
+    except R.ResultError as e:
+        return None, f"nnuelab_bench stopped ({how}), nothing to report: {e}{said}"
+    timed = {}
+    for b in raw["benchmarks"]:
+        if isinstance(b, dict) and b.get("run_type") == "iteration" and not b.get("error_occurred"):
+            timed[case_name(R.base_name(b["name"]))] = timed.get(case_name(R.base_name(b["name"])), 0) + 1
+    if not timed:
+        return None, f"nnuelab_bench stopped ({how}) before it finished a repetition: nothing to report"
+    # The repetitions timed: not the skipped ones, nor Google Benchmark's aggregates of a
+    # benchmark cut part way (recomputed from the repetitions, as for every run).
+    raw["benchmarks"] = [b for b in raw["benchmarks"] if isinstance(b, dict) and
+                         b.get("run_type") == "iteration" and not b.get("error_occurred")]
+    with open(a.out, "w") as f:
+        json.dump(raw, f)
+    data = slim(a.out)
+    journal = a.out + R.JOURNAL_SUFFIX
+    if os.path.exists(journal):
+        os.remove(journal)  # its repetitions are in a.out now
+    why = raw["context"].get("nnuelab_interrupted") or how
+    return data, (f"nnuelab_bench {how} ({why}); {len(timed)} of the {asked} benchmarks timed, "
+                  f"{sum(timed.values())} of the {asked * a.repetitions} repetitions asked: the report covers those")
+
+
+def stop_as_signalled(sig, status):
+    """status, or, when a SIGINT or SIGTERM stopped the run, this script ending by that signal
+    after its report (so the shell that ran it, ./lab, stops as well, as after a Ctrl-C)."""
+    if sig is None:
+        return status
+    sys.stdout.flush()
+    signal.signal(sig, signal.SIG_DFL)
+    os.kill(os.getpid(), sig)
+    return 128 + sig  # not reached
 
 
 def cpu_of(ctx):
@@ -580,8 +666,10 @@ def compare_timing(a, base, baseline, data):
         changes.append(change)
         if p is not None and p < a.alpha:
             moved.append((change, base_name, p))
+    counts = sorted(len(v) for v in compact_timing(data)["real_time"].values())
+    reps = f"{counts[0]} to {counts[-1]}" if counts and counts[0] != counts[-1] else (counts or [0])[0]
     print(f"\ntiming: {len(moved)} of {len(pvalue)} benchmarks differ from the time baseline at "
-          f"p < {a.alpha:g} (U test, {a.repetitions} repetitions); information only:")
+          f"p < {a.alpha:g} (U test, {reps} repetitions); information only:")
     for change, name, p in sorted(moved, reverse=True):
         print(f"timing:   {change:+7.1%}  p = {p:.4f}  {name}")
     if changes:
