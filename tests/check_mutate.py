@@ -146,10 +146,21 @@ check("*/affine_avx2_*" in f.split(":") and not any(p.startswith("*/crelu") or "
 
 # ---- the equivalent mutants' list is current --------------------------------------------------
 known = M.load_equivalent()
-all_keys = {M.key_of(m) for m in M.select(Args())[1]}
+every = M.select(Args())[1]
+all_keys = {M.key_of(m) for m in every}
 stale = [k for k in known if k not in all_keys]
+# A stale entry that names a text several lines share: say which #k each line is.
+hints = [f"{k[0]}: {k[2]!r} is on lines " + ", ".join(f"{m['line']} ({M.key_of(m)[0]})" for m in every
+                                                     if (m["file"], m["operator"], m["after"].strip()) ==
+                                                     (k[0].split("#")[0], k[1], k[2]))
+         for k in stale]
 check(not stale, f"every entry of tools/mutate_equivalent.txt ({len(known)}) is a mutant the tool makes"
-      + (f"; stale: {stale}" if stale else ""))
+      + (f"; stale: {stale}; {hints}" if stale else ""))
+# Identical lines: one key each (file#1, file#2), a line of its own the bare file.
+twice = "for (int i = 0; i < n; ++i) {\nx = 1;\nfor (int i = 0; i < n; ++i) {\nfor (int j = 0; j < m; ++j) {\n"
+keys = [M.key_of(m) for m in M.mutants_of_text("kernels/x/scalar.cpp", twice, ["relational-boundary"])]
+check([k[0] for k in keys] == ["kernels/x/scalar.cpp#1", "kernels/x/scalar.cpp#2", "kernels/x/scalar.cpp"] and
+      keys[0][1:] == keys[1][1:], f"identical lines' mutants: one key each, from the top ({keys})")
 
 with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
     bad = os.path.join(d, "bad.txt")

@@ -296,6 +296,15 @@ def mutants_of_text(path, text, operators=None):
                     continue
                 found.append({"file": path, "line": lineno, "operator": name, "col": m.start() + 1,
                               "before": line, "after": after})
+    # Identical lines give identical mutants: each one's place among those of its file with
+    # the same operator and mutated text (1, 2, ... from the top), for key_of.
+    seen = {}
+    for m in found:
+        k = (m["operator"], m["after"].strip())
+        seen[k] = seen.get(k, 0) + 1
+        m["nth"] = seen[k]
+    for m in found:
+        m["of"] = seen[(m["operator"], m["after"].strip())]
     return found
 
 
@@ -517,13 +526,19 @@ def run_tests(gfilter, jobs, timeout, binary=None, cwd=None):
 
 # ---- the equivalent mutants ---------------------------------------------------------------
 def load_equivalent(path=EQUIVALENT):
-    """{(file, operator, after line stripped): reason} from lines
-    `file | operator | the mutated line | why it cannot change an output`."""
+    """{key_of: reason} from lines `file | operator | the mutated line | why it cannot change
+    an output`, the file written `file#N` when several of its lines mutate to that text."""
     return read_reasons(path, 4, "file | operator | mutated line | reason", "mutate")
 
 
 def key_of(m):
-    return (m["file"], m["operator"], m["after"].strip())
+    """A mutant's key in the equivalents list: its file, operator and mutated line (stripped),
+    so an entry survives edits elsewhere in the file. When N lines of the file give that same
+    mutant (a loop head written twice), the file is `file#k`, the k-th of them from the top:
+    an entry names which one it means (the others may be bugs), and one without the `#k`
+    matches none of them (CTest mutate.parts then calls it stale)."""
+    rel = m["file"] if m.get("of", 1) == 1 else f"{m['file']}#{m['nth']}"
+    return (rel, m["operator"], m["after"].strip())
 
 
 # ---- the commands -------------------------------------------------------------------------
