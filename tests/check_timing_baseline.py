@@ -98,11 +98,15 @@ check(regress.unlike_the_rest({f"case{i}": 0.0 for i in range(7)}) is None, "few
 
 
 # ---- two real runs ------------------------------------------------------------------------
+def report_cmd(folder, default, out, repetitions, *extra):
+    """The report over crelu32's reference and one AVX2 form, into the folder and files given."""
+    return ["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary,
+            "--filter", r"^crelu32/(scalar/reference|avx2/packs_shift_permute)/", "--repetitions", str(repetitions),
+            "--min-time", "0.001", "--baseline-dir", folder, "--default-baseline", default, "--out", out, *extra]
+
+
 def timing(folder, default, out, *extra):
-    cmd = ["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary,
-           "--filter", r"^crelu32/(scalar/reference|avx2/packs_shift_permute)/", "--repetitions", "2",
-           "--min-time", "0.001", "--baseline-dir", folder, "--default-baseline", default, "--out", out, *extra]
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    p = subprocess.run(report_cmd(folder, default, out, 2, *extra), capture_output=True, text=True)
     check(p.returncode == 0, f"the report ran (exit {p.returncode}{': ' + p.stderr[-300:] if p.returncode else ''})")
     return p.stdout
 
@@ -177,10 +181,7 @@ def stopped(how, folder, default, out, lines=6):
     for f in (out, out + ".reps"):
         if os.path.exists(f):
             os.remove(f)
-    cmd = ["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary,
-           "--filter", r"^crelu32/(scalar/reference|avx2/packs_shift_permute)/", "--repetitions", "400",
-           "--min-time", "0.001", "--baseline-dir", folder, "--default-baseline", default, "--out", out,
-           "--update-baseline"]
+    cmd = report_cmd(folder, default, out, 400, "--update-baseline")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     # Waits for `lines` repetitions in the journal; 0: for the bench to start (its noise probe
     # runs a second before the first repetition).

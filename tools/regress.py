@@ -575,16 +575,13 @@ def kept_of_stopped_run(a, status, err, asked):
         raw = R.read_data(a.out)
     except R.ResultError as e:
         return None, f"nnuelab_bench stopped ({how}), nothing to report: {e}{said}"
-    timed = {}
-    for b in raw["benchmarks"]:
-        if isinstance(b, dict) and b.get("run_type") == "iteration" and not b.get("error_occurred"):
-            timed[case_name(R.base_name(b["name"]))] = timed.get(case_name(R.base_name(b["name"])), 0) + 1
-    if not timed:
-        return None, f"nnuelab_bench stopped ({how}) before it finished a repetition: nothing to report"
     # The repetitions timed: not the skipped ones, nor Google Benchmark's aggregates of a
     # benchmark cut part way (recomputed from the repetitions, as for every run).
     raw["benchmarks"] = [b for b in raw["benchmarks"] if isinstance(b, dict) and
                          b.get("run_type") == "iteration" and not b.get("error_occurred")]
+    if not raw["benchmarks"]:
+        return None, f"nnuelab_bench stopped ({how}) before it finished a repetition: nothing to report"
+    timed = {case_name(R.base_name(b["name"])) for b in raw["benchmarks"]}
     with open(a.out, "w") as f:
         json.dump(raw, f)
     data = slim(a.out)
@@ -593,7 +590,7 @@ def kept_of_stopped_run(a, status, err, asked):
         os.remove(journal)  # its repetitions are in a.out now
     why = raw["context"].get("nnuelab_interrupted") or how
     return data, (f"nnuelab_bench {how} ({why}); {len(timed)} of the {asked} benchmarks timed, "
-                  f"{sum(timed.values())} of the {asked * a.repetitions} repetitions asked: the report covers those")
+                  f"{len(raw['benchmarks'])} of the {asked * a.repetitions} repetitions asked: the report covers those")
 
 
 def stop_as_signalled(sig, status):
