@@ -202,8 +202,10 @@ def stopped(how, folder, default, out, lines=6):
         os.killpg(p.pid, signal.SIGINT)
     elif how == "term":
         os.kill(p.pid, signal.SIGTERM)
-    else:
+    elif timed_run(p.pid):
         os.kill(timed_run(p.pid), signal.SIGKILL)
+    else:
+        check(False, f"{how}: the bench's timed run was found running, to be killed")
     text, err = p.communicate(timeout=120)
     return p.returncode, text, err
 

@@ -336,12 +336,14 @@ def expand_timing(data):
     return {"context": data["context"], "benchmarks": rows}
 
 
-def slim(path):
-    """Rewrites a run's JSON (results/<host>-timing.json) with what compare.py and the ratios
-    read: per benchmark its repetitions (the U test's samples) and their median, times to 5
-    significant digits. The committed baseline is smaller still (compact_timing)."""
-    with open(path) as f:
-        data = json.load(f)
+def slim(path, data=None):
+    """Rewrites a run's JSON (results/<host>-timing.json; `data`: that JSON already read) with
+    what compare.py and the ratios read: per benchmark its repetitions (the U test's samples)
+    and their median, times to 5 significant digits. The committed baseline is smaller still
+    (compact_timing)."""
+    if data is None:
+        with open(path) as f:
+            data = json.load(f)
     keep = ("name", "run_type", "aggregate_name", "repetitions", "iterations", "real_time", "cpu_time",
             "time_unit", "error_occurred", "error_message")
     rows = []
@@ -582,9 +584,7 @@ def kept_of_stopped_run(a, status, err, asked):
     if not raw["benchmarks"]:
         return None, f"nnuelab_bench stopped ({how}) before it finished a repetition: nothing to report"
     timed = {case_name(R.base_name(b["name"])) for b in raw["benchmarks"]}
-    with open(a.out, "w") as f:
-        json.dump(raw, f)
-    data = slim(a.out)
+    data = slim(a.out, raw)
     journal = a.out + R.JOURNAL_SUFFIX
     if os.path.exists(journal):
         os.remove(journal)  # its repetitions are in a.out now
@@ -664,7 +664,8 @@ def compare_timing(a, base, baseline, data):
         if p is not None and p < a.alpha:
             moved.append((change, base_name, p))
     counts = sorted(len(v) for v in compact_timing(data)["real_time"].values())
-    reps = f"{counts[0]} to {counts[-1]}" if counts and counts[0] != counts[-1] else (counts or [0])[0]
+    # The repetitions each benchmark had: a.repetitions, or fewer in a run stopped part way.
+    reps = "no" if not counts else f"{counts[0]} to {counts[-1]}" if counts[0] != counts[-1] else counts[0]
     print(f"\ntiming: {len(moved)} of {len(pvalue)} benchmarks differ from the time baseline at "
           f"p < {a.alpha:g} (U test, {reps} repetitions); information only:")
     for change, name, p in sorted(moved, reverse=True):
