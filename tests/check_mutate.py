@@ -151,8 +151,7 @@ all_keys = {M.key_of(m) for m in every}
 stale = [k for k in known if k not in all_keys]
 # A stale entry that names a text several lines share: say which #k each line is.
 hints = [f"{k[0]}: {k[2]!r} is on lines " + ", ".join(f"{m['line']} ({M.key_of(m)[0]})" for m in every
-                                                     if (m["file"], m["operator"], m["after"].strip()) ==
-                                                     (k[0].split("#")[0], k[1], k[2]))
+                                                     if m["file"] == k[0].split("#")[0] and M.key_of(m)[1:] == k[1:])
          for k in stale]
 check(not stale, f"every entry of tools/mutate_equivalent.txt ({len(known)}) is a mutant the tool makes"
       + (f"; stale: {stale}; {hints}" if stale else ""))

@@ -300,10 +300,15 @@ def case_name(name):
     return re.sub(r"/min_time:[0-9.]+", "", name)
 
 
+def timed(b):
+    """A result entry that is one repetition actually timed (not an aggregate, not skipped)."""
+    return isinstance(b, dict) and b.get("run_type") == "iteration" and not b.get("error_occurred")
+
+
 def compact_timing(data):
     times = {}
     for b in data["benchmarks"]:
-        if b.get("run_type") == "iteration" and not b.get("error_occurred"):
+        if timed(b):
             if b.get("time_unit", "ns") != "ns":
                 die(f"timing: {b['name']} is in {b['time_unit']}, the baseline holds ns")
             times.setdefault(case_name(b["name"]), []).append(b["real_time"])
@@ -467,7 +472,7 @@ def cmd_timing(a):
     def ratios(d):
         runs = {}
         for b in d["benchmarks"]:
-            if b.get("run_type") == "iteration" and not b.get("error_occurred"):
+            if timed(b):
                 runs.setdefault("/".join(b["name"].split("/")[:5]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
         refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if is_reference(k)}
@@ -579,17 +584,16 @@ def kept_of_stopped_run(a, status, err, asked):
         return None, f"nnuelab_bench stopped ({how}), nothing to report: {e}{said}"
     # The repetitions timed: not the skipped ones, nor Google Benchmark's aggregates of a
     # benchmark cut part way (recomputed from the repetitions, as for every run).
-    raw["benchmarks"] = [b for b in raw["benchmarks"] if isinstance(b, dict) and
-                         b.get("run_type") == "iteration" and not b.get("error_occurred")]
+    raw["benchmarks"] = [b for b in raw["benchmarks"] if timed(b)]
     if not raw["benchmarks"]:
         return None, f"nnuelab_bench stopped ({how}) before it finished a repetition: nothing to report"
-    timed = {case_name(R.base_name(b["name"])) for b in raw["benchmarks"]}
+    names = {case_name(R.base_name(b["name"])) for b in raw["benchmarks"]}
     data = slim(a.out, raw)
     journal = a.out + R.JOURNAL_SUFFIX
     if os.path.exists(journal):
         os.remove(journal)  # its repetitions are in a.out now
     why = raw["context"].get("nnuelab_interrupted") or how
-    return data, (f"nnuelab_bench {how} ({why}); {len(timed)} of the {asked} benchmarks timed, "
+    return data, (f"nnuelab_bench {how} ({why}); {len(names)} of the {asked} benchmarks timed, "
                   f"{len(raw['benchmarks'])} of the {asked * a.repetitions} repetitions asked: the report covers those")
 
 
