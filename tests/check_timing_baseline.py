@@ -13,7 +13,8 @@ another stepping, else the unsigned default (results/baseline-timing.json);
   only a baseline of another signature and an unsigned default reads the default.
 A filtered update of the committed baselines is refused. The list of cases that moved
 unlike the rest (unlike_the_rest) is checked on planted changes. Runs stopped part way (a
-Ctrl-C, a SIGTERM, the bench killed outright) report what they timed and write no baseline.
+Ctrl-C, a SIGINT or SIGTERM to the script alone, the bench killed outright) report what they
+timed and write no baseline; a report killed outright takes its bench with it.
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import json
@@ -160,8 +161,8 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
 
 
 # ---- a run stopped part way ---------------------------------------------------------------
-# A Ctrl-C (SIGINT to the whole process group), a SIGTERM to the script alone, and the bench
-# killed outright (SIGKILL, as the out-of-memory killer would): each report covers what was
+# A Ctrl-C (SIGINT to the whole process group), a SIGINT or SIGTERM to the script alone, and
+# the bench killed outright (SIGKILL, as the out-of-memory killer would): each report covers what was
 # timed, writes no baseline, and leaves no journal behind; a report stopped by a signal ends
 # by it (so ./lab stops too). A bench killed before its first repetition: nothing to report.
 def timed_run(pid):
@@ -200,8 +201,29 @@ def stopped(how, folder, default, out, lines=6):
         time.sleep(0.02)
     if how == "int":
         os.killpg(p.pid, signal.SIGINT)
-    elif how == "term":
-        os.kill(p.pid, signal.SIGTERM)
+    elif how in ("int-self", "term"):
+        os.kill(p.pid, signal.SIGINT if how == "int-self" else signal.SIGTERM)
+    elif how == "report":  # the report killed outright: its bench must not run on alone
+        b = timed_run(p.pid)
+        os.kill(p.pid, signal.SIGKILL)
+        p.communicate(timeout=120)
+        deadline = time.time() + 60
+        while b and os.path.exists(f"/proc/{b}") and time.time() < deadline:
+            try:
+                with open(f"/proc/{b}/stat") as f:
+                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                        break  # ended, not yet reaped
+            except OSError:
+                break
+            time.sleep(0.05)
+        try:
+            with open(out) as f:
+                why = json.load(f)["context"].get("nnuelab_interrupted", "")
+        except (OSError, ValueError, KeyError) as e:
+            why = f"no file ({e})"
+        check(b and time.time() < deadline and why.startswith("interrupted by SIGTERM"),
+              f"report: its bench (pid {b}) ended by the parent-death SIGTERM, not run to its end ({why})")
+        return None
     elif timed_run(p.pid):
         os.kill(timed_run(p.pid), signal.SIGKILL)
     else:
@@ -217,6 +239,7 @@ def rows(text):
 with tempfile.TemporaryDirectory(prefix="nnuelab-timing-stopped-") as d:
     folder, default, out = os.path.join(d, "per-core"), os.path.join(d, "default.json"), os.path.join(d, "run.json")
     for how, status, said in (("int", -signal.SIGINT, "interrupted by SIGINT"),
+                              ("int-self", -signal.SIGINT, "interrupted by SIGINT"),
                               ("term", -signal.SIGTERM, "interrupted by SIGTERM"),
                               ("kill", 0, "killed by SIGKILL")):
         code, text, err = stopped(how, folder, default, out)
@@ -235,6 +258,8 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-stopped-") as d:
         except (OSError, ValueError, KeyError) as e:
             check(False, f"{how}: {os.path.basename(out)} reads as JSON ({e})")
     check("taken from run.json.reps" in text, "kill: the repetitions came from the journal")
+    stopped("report", folder, default, out)
+    check(not os.path.exists(folder) and not os.path.exists(default), "report: no baseline written")
     # Against a baseline: compare.py's U test over the repetitions timed.
     text = timing(folder, default, out, "--update-baseline")
     code, text, err = stopped("int", folder, default, out)

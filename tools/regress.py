@@ -19,6 +19,7 @@
 Exit 77 (CTest's skip) when valgrind is not installed: the gate never passes silently.
 """
 import argparse
+import ctypes
 import datetime
 import glob
 import json
@@ -544,16 +545,32 @@ def cmd_timing(a):
 def run_bench(cmd):
     """Runs nnuelab_bench for the timing report: (its exit status, the tail of its stderr, the
     signal that stopped this report or None). A SIGINT or SIGTERM no longer ends this script
-    at once (Python's default would leave nothing to report): a Ctrl-C reaches the bench as
-    well (one process group), which skips the rest and writes what it timed (bench/main.cpp);
-    a SIGTERM sent to this script alone is passed on to it, once per signal (a second one
-    stops it at once, as a second Ctrl-C does: its journal then holds what it timed)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    at once (Python's default would leave nothing to report). The bench runs in its own
+    process group, so it hears of a signal only from here: a Ctrl-C (which reaches this
+    script's group), a SIGINT or SIGTERM sent to this script alone, each is passed on to it,
+    once per signal. The first makes it skip the rest and write what it timed
+    (bench/main.cpp); a second stops it at once, its journal holding what it timed. Should
+    this script die without a word (SIGKILL), the kernel sends the bench SIGTERM
+    (PR_SET_PDEATHSIG): it stops early and writes its file instead of running on alone."""
+    parent = os.getpid()
+
+    def bench_child():  # in the child, before exec
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+        if os.getppid() != parent:  # died before the line above: nobody is left to tell it
+            os._exit(1)
+        # Its stderr is a pipe to this script: once this script is gone, the bench's "skipping
+        # the rest" must fail quietly (EPIPE), not kill it (SIGPIPE) before it writes its file.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         process_group=0, preexec_fn=bench_child)
     got = []
 
     def on_signal(sig, frame):
         got.append(sig)
-        if sig == signal.SIGTERM and p.poll() is None:
+        if p.poll() is None:
             p.send_signal(sig)
 
     old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
