@@ -332,6 +332,39 @@ TEST(AffineRefusals, UnsupportedShapesAreRefusedWithAReason) {
   EXPECT_GE(refused, 5);  // at least the op-limit shapes, for every variant
 }
 
+// The pipelined blocked forms (sparse_blocked4_<nnz>_pipe<K>) keep every output in
+// registers for the whole call: of the shapes their two-pass form takes, they take exactly
+// those whose output registers times K accumulator sets fit in half the register file (16
+// registers below AVX-512, 32 with it), and refuse the rest with a reason. The shapes at
+// that bound exactly (1024x32 with 2 sets on AVX2: 4 x 2 = 8) are the real nets' and the
+// ones a refusal would lose without any output test noticing.
+TEST(AffineShapes, PipelinedFormsTakeEveryShapeTheirRegistersHold) {
+  int checked = 0, at_bound = 0;
+  for (const affine::Variant& v : affine::variants()) {
+    const std::string& t = v.info.technique;
+    const auto pipe = t.find("_pipe");
+    if (pipe == std::string::npos || !v.info.available()) continue;
+    SCOPED_TRACE(v.info.name);
+    const std::string sets_text = t.substr(pipe + 5);  // "_pipe2": 2 sets, as its two-pass form's "_acc2"
+    const affine::Variant* two_pass = find_variant(
+        affine::variants(), v.info.op + "/" + v.info.isa + "/" + t.substr(0, pipe) + "_acc" + sets_text);
+    ASSERT_NE(two_pass, nullptr) << "no two-pass form beside it";
+    const int sets = std::stoi(sets_text), lanes = isa_vector_bytes(v.info.isa) / 4;
+    ASSERT_GT(lanes, 0);
+    const int budget = (lanes == 16 ? 32 : 16) / 2;
+    for (const Shape& s : kShapes) {
+      if (!affine::why_unsupported(*two_pass, s).empty()) continue;
+      const int regs = s.out / lanes * sets;
+      EXPECT_EQ(affine::why_unsupported(v, s).empty(), regs <= budget)
+          << affine::shape_name(s) << ": " << regs << " accumulator registers, budget " << budget;
+      ++checked;
+      at_bound += regs == budget;
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no pipelined blocked form is available on this CPU";
+  EXPECT_GT(at_bound, 0) << "no shape of the suite sits at a pipelined form's register bound";
+}
+
 // The op's largest input (65,536 bytes: 16,384 chunks) fills the index lists of the
 // list-building variants to their last entry: every chunk non-zero, and half of them. So do
 // 4096 inputs, the most a list holds on the stack (kernels/common/index_list.h), and 4160,

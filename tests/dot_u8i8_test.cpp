@@ -534,16 +534,6 @@ TEST(DotU8i8Registry, TechniquesNameTheirSemantics) {
 #endif
 }
 
-// Bytes per vector of a peak kernel's ISA: the MACs of one step.
-int peak_vector_bytes(std::string isa) {
-  if (isa.ends_with("-emu")) isa.resize(isa.size() - 4);
-  if (isa == "ssse3") return 16;
-  if (isa == "avx2" || isa == "avxvnni") return 32;
-  if (isa == "avx512bw" || isa == "avx512vnni") return 64;
-  if (isa == "neon" || isa == "neon-dotprod" || isa == "neon-i8mm") return 16;
-  return 0;
-}
-
 TEST(DotU8i8Peak, KernelsCountTheirMacsAndCoverEveryDotIsa) {
   std::set<std::string> native;
   for (const dot_u8i8::PeakKernel& k : dot_u8i8::peak_kernels()) {
@@ -554,7 +544,7 @@ TEST(DotU8i8Peak, KernelsCountTheirMacsAndCoverEveryDotIsa) {
     if (!k.info.emulated) native.insert(k.info.isa);
     if (!k.info.available()) continue;  // never call code this CPU cannot run
     EXPECT_EQ(k.run(0), 0);
-    EXPECT_EQ(k.run(1), std::int64_t(k.chains) * peak_vector_bytes(k.info.isa));
+    EXPECT_EQ(k.run(1), std::int64_t(k.chains) * isa_vector_bytes(k.info.isa));
     EXPECT_EQ(k.run(5), 5 * k.run(1));
   }
   // Every ISA built natively has its peak kernel (a build with NNUELAB_NATIVE_ISAS=host

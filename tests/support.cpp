@@ -5,6 +5,15 @@
 
 namespace nnuelab::test {
 
+int isa_vector_bytes(std::string isa) {
+  if (isa.ends_with("-emu")) isa.resize(isa.size() - 4);
+  if (isa == "sse2" || isa == "ssse3" || isa == "sse41") return 16;
+  if (isa == "avx2" || isa == "avxvnni") return 32;
+  if (isa == "avx512bw" || isa == "avx512vnni" || isa == "avx512vbmi2") return 64;
+  if (isa == "neon" || isa == "neon-dotprod" || isa == "neon-i8mm") return 16;
+  return 0;
+}
+
 std::string param_name(const std::string& s) {
   std::string out = s;
   for (char& c : out)

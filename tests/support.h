@@ -45,6 +45,10 @@ void check_every_variant_has_a_case(const std::string& suite, std::span<const V>
   report_variants_without_cases(suite, missing);
 }
 
+// Bytes per vector register of an ISA build ("avx2" -> 32; its -emu twin the same), 0 for
+// scalar and portable builds.
+int isa_vector_bytes(std::string isa);
+
 // GoogleTest parameter names may only hold [A-Za-z0-9_]; the variant name is kept whole
 // otherwise ("affine/avx2/dense_rows4/64x32" -> "affine_avx2_dense_rows4_64x32").
 std::string param_name(const std::string& s);
