@@ -178,7 +178,8 @@ def timed_run(pid):
     return None
 
 
-def stopped(how, folder, default, out, lines=6):
+def started(folder, default, out, lines):
+    """A long report (400 repetitions) running, once the journal holds `lines` repetitions."""
     for f in (out, out + ".reps"):
         if os.path.exists(f):
             os.remove(f)
@@ -199,31 +200,40 @@ def stopped(how, folder, default, out, lines=6):
         except OSError:
             pass
         time.sleep(0.02)
+    return p
+
+
+def report_killed(folder, default, out):
+    """The report killed outright (SIGKILL): its bench must not run on alone. It should end by
+    the parent-death SIGTERM, skipping the rest and writing its file, which says so."""
+    p = started(folder, default, out, 6)
+    b = timed_run(p.pid)
+    os.kill(p.pid, signal.SIGKILL)
+    p.communicate(timeout=120)
+    deadline = time.time() + 60
+    while b and os.path.exists(f"/proc/{b}") and time.time() < deadline:
+        try:
+            with open(f"/proc/{b}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    break  # ended, not yet reaped
+        except OSError:
+            break
+        time.sleep(0.05)
+    try:
+        with open(out) as f:
+            why = json.load(f)["context"].get("nnuelab_interrupted", "")
+    except (OSError, ValueError, KeyError) as e:
+        why = f"no file ({e})"
+    check(b and time.time() < deadline and why.startswith("interrupted by SIGTERM"),
+          f"report: its bench (pid {b}) ended by the parent-death SIGTERM, not run to its end ({why})")
+
+
+def stopped(how, folder, default, out, lines=6):
+    p = started(folder, default, out, lines)
     if how == "int":
         os.killpg(p.pid, signal.SIGINT)
     elif how in ("int-self", "term"):
         os.kill(p.pid, signal.SIGINT if how == "int-self" else signal.SIGTERM)
-    elif how == "report":  # the report killed outright: its bench must not run on alone
-        b = timed_run(p.pid)
-        os.kill(p.pid, signal.SIGKILL)
-        p.communicate(timeout=120)
-        deadline = time.time() + 60
-        while b and os.path.exists(f"/proc/{b}") and time.time() < deadline:
-            try:
-                with open(f"/proc/{b}/stat") as f:
-                    if f.read().rsplit(")", 1)[1].split()[0] == "Z":
-                        break  # ended, not yet reaped
-            except OSError:
-                break
-            time.sleep(0.05)
-        try:
-            with open(out) as f:
-                why = json.load(f)["context"].get("nnuelab_interrupted", "")
-        except (OSError, ValueError, KeyError) as e:
-            why = f"no file ({e})"
-        check(b and time.time() < deadline and why.startswith("interrupted by SIGTERM"),
-              f"report: its bench (pid {b}) ended by the parent-death SIGTERM, not run to its end ({why})")
-        return None
     elif timed_run(p.pid):
         os.kill(timed_run(p.pid), signal.SIGKILL)
     else:
@@ -258,7 +268,7 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-stopped-") as d:
         except (OSError, ValueError, KeyError) as e:
             check(False, f"{how}: {os.path.basename(out)} reads as JSON ({e})")
     check("taken from run.json.reps" in text, "kill: the repetitions came from the journal")
-    stopped("report", folder, default, out)
+    report_killed(folder, default, out)
     check(not os.path.exists(folder) and not os.path.exists(default), "report: no baseline written")
     # Against a baseline: compare.py's U test over the repetitions timed.
     text = timing(folder, default, out, "--update-baseline")
