@@ -19,7 +19,10 @@ builds it and runs the suite; a full run takes hours, so CTest checks its parts 
 - --at FILE:LINE selects one line's mutants (and refuses a line without one); --checked
   uses its own copy and a preset with array-bounds checks and libstdc++ assertions, and
   --checked address another with AddressSanitizer too (and a sanitizer's report, which
-  fails no test, is named as the verdict's detail).
+  fails no test, is named as the verdict's detail);
+- --gate: the gate's verdict on a mutant's counts against the unmutated copy's (a case grown
+  past the threshold, gone or new fails; fewer instructions pass), a failed gate run, the
+  refusal of --gate with --checked; --listed selects exactly the listed equivalents.
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import contextlib
@@ -41,8 +44,8 @@ import mutate as M  # noqa: E402
 
 class Args:
     """The selection options of `mutate.py list/run`, as argparse gives them."""
-    def __init__(self, file=None, operator=None, at=None):
-        self.file, self.operator, self.at = file, operator, at
+    def __init__(self, file=None, operator=None, at=None, listed=False):
+        self.file, self.operator, self.at, self.listed = file, operator, at, listed
 
 
 def one(line, operator):
@@ -251,21 +254,52 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
             dict(file="kernels/b/sse2.cpp", line=4, operator="packs->packus", before="p;", after="q;",
                  status="not compiled"),
             dict(file="kernels/c/xsimd.cpp", line=7, operator="relational-boundary", before="k < n;",
-                 after="k <= n;", status="same binary")]
+                 after="k <= n;", status="same binary"),
+            dict(file="kernels/a/avx2.cpp", line=12, operator="relational-boundary", before="if (4 * k <= b)",
+                 after="if (4 * k < b)", status="gated", gate="the gate: a/avx2/x +9.0% instructions")]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         total = M.report(rows, time.monotonic(), os.path.join(d, "r.json"))
     text = out.getvalue()
     saved = json.load(open(os.path.join(d, "r.json")))
-    check(total["mutants"] == 4 and total["killed"] == 1 and total["survived"] == 1 and total["not compiled"] == 1
-          and total["same binary"] == 1, f"the report counts each verdict ({total})")
-    check("4 mutants: 3 compiled, 1 killed, 1 survived" in text and "- y = _mm_max_epi8(a, b);" in text
+    check(total["mutants"] == 5 and total["killed"] == 1 and total["survived"] == 1 and total["not compiled"] == 1
+          and total["same binary"] == 1 and total["gated"] == 1, f"the report counts each verdict ({total})")
+    check("5 mutants: 4 compiled, 1 killed, 1 failing only the instruction gate, 1 survived" in text
+          and "- y = _mm_max_epi8(a, b);" in text
           and "+ y = _mm_min_epi8(a, b);" in text and "_mm_add_epi8" not in text.split("survivors")[1]
-          and "k <= n;" not in text.split("survivors")[1], "the report lists the survivor as a diff, not the killed "
-          "mutant nor the one that left the binary unchanged")
+          and "k <= n;" not in text.split("survivors")[1] and "4 * k < b" not in text.split("survivors")[1],
+          "the report lists the survivor as a diff, not the killed mutant, the gated one nor the one that left "
+          "the binary unchanged")
     check("1 leaving the test binary unchanged" in text and "not compiled in this build" in text,
           "the report counts the mutants that left the binary unchanged and says what that means")
-    check(saved["totals"] == total and len(saved["mutants"]) == 4, "the results file holds the totals and every mutant")
+    check(saved["totals"] == total and len(saved["mutants"]) == 5 and saved["mutants"][4]["gate"].startswith("the gate:"),
+          "the results file holds the totals and every mutant, with the gate's verdict")
+
+# ---- --gate: a mutant the suite passes meets the instruction-count gate --------------------------
+base = {"affine/avx2/x/1024x32": 1000.0, "affine/avx2/y/1536x16": 2000.0, "crelu32/avx2/z": 50.0}
+for now, gated, says, what in (
+        (dict(base), False, "no case moved by more than 2%", "the same counts pass"),
+        (dict(base, **{"crelu32/avx2/z": 51.0}), False, "no case moved", "2% more, at the threshold, passes"),
+        (dict(base, **{"affine/avx2/x/1024x32": 1030.0, "crelu32/avx2/z": 60.0}), True,
+         "the gate: crelu32/avx2/z +20.0% instructions (+1 more cases)", "cases grown past 2% fail, the worst named"),
+        (dict(base, **{"affine/avx2/y/1536x16": 1500.0}), False, "1 cases fewer instructions (most: "
+         "affine/avx2/y/1536x16 -25.0%)", "fewer instructions pass, and are said"),
+        ({k: v for k, v in base.items() if k != "crelu32/avx2/z"}, True, "1 cases missing (crelu32/avx2/z)",
+         "a case gone fails"),
+        (dict(base, **{"new/case": 1.0}), True, "1 cases new (new/case)", "a case come fails")):
+    got = M.gate_verdict(base, now, 2.0)
+    check(got[0] == gated and says in got[1], f"--gate: {what} ({got})")
+with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
+    failing = os.path.join(d, "nnuelab_regress")
+    with open(failing, "w") as fh:
+        fh.write("#!/bin/sh\nexit 3\n")
+    os.chmod(failing, 0o755)
+    counts, why = M.gate_counts(failing)
+    check(counts is None and why, f"--gate: a gate run that fails (a mutant crashing it) is a reason, not counts ({why!r})")
+check(M.gate_threshold() == 2.0, "--gate: the committed baseline's threshold, 2%")
+bad = subprocess.run([sys.executable, sys.argv[1], "run", "--gate", "--checked"], capture_output=True, text=True)
+check(bad.returncode == 2 and "--gate counts the instructions of the release build" in bad.stderr,
+      "--gate refuses --checked, saying why")
 
 # ---- --at and --checked -----------------------------------------------------------------------
 M = importlib.reload(M)  # the real tree's paths again (the stand-ins above replaced them)
@@ -294,6 +328,10 @@ for kind, copy, needs in (("bounds", "mutate-checked", {"bounds", "shift", "-D_G
           and M.DIRTY.startswith(os.path.dirname(M.COPY)) and needs <= has
           and presets[M.PRESET]["binaryDir"] == "${sourceDir}/build/" + M.PRESET,
           f"--checked {kind}: its own copy and build folder, and a preset with {', '.join(sorted(needs))}")
+listed = M.select(Args(listed=True))[1]
+known = M.load_equivalent()
+check(listed and all(M.key_of(m) in known for m in listed) and len({M.key_of(m) for m in listed}) == len(known),
+      f"--listed selects exactly the mutants the equivalents list names ({len(listed)} for {len(known)} entries)")
 bad = subprocess.run([sys.executable, sys.argv[1], "run", "--checked", "thread"], capture_output=True, text=True)
 check(bad.returncode == 2 and "invalid choice: 'thread'" in bad.stderr and "address" in bad.stderr,
       "--checked refuses a kind it does not have, naming those it has")

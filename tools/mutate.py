@@ -19,7 +19,7 @@ to the same code, and no test could tell.
       the mutants, one line each (file:line operator: before -> after), nothing built
   mutate.py run  [--file GLOB ...] [--at FILE:LINE ...] [--operator NAME ...] [--max N]
                  [--seed S] [--budget TIME] [--jobs J] [--out F] [--fail-on-survivor]
-                 [--checked [bounds|address]]
+                 [--checked [bounds|address]] [--gate] [--listed]
       build and test each mutant; prints a line per mutant, then the survivors and a table
       per file; writes the results (JSON) to --out (default results/<host>-mutate-<time>.json).
       --checked builds its own copy (build/mutate-checked) with GCC's array-bounds and shift
@@ -28,16 +28,24 @@ to the same code, and no test could tell.
       --checked address adds AddressSanitizer (own copy: build/mutate-address; a slower
       suite): it also sees one-past accesses through a pointer or into an array of a class
       type, which the bounds checks let through.
+      --gate: a mutant the suite passes (survived, or a listed equivalent) also meets CI's
+      instruction-count gate: the copy's nnuelab_regress under callgrind, every case against
+      the unmutated copy's counts at the gate's threshold (2%). A case grown past it fails the
+      gate, as it would fail CI: the mutant is "gated" (a change of speed only, which no test
+      can see, such as a dispatch that takes a slower form). Not with --checked.
+      --listed: only the mutants tools/mutate_equivalent.txt lists (to check them again).
 
 Files: kernels/<op>/*.cpp|*.h|*.inc and kernels/common/*.h, but the registries and the CPU
 detection (--file takes globs relative to the repository, e.g. 'kernels/crelu32/*').
 Standard library only.
 """
 import argparse
+import contextlib
 import datetime
 import fnmatch
 import functools
 import hashlib
+import io
 import json
 import os
 import random
@@ -64,6 +72,7 @@ def copy_paths(work, preset):
 
 
 WORK, COPY, BUILD, TEST_BIN, DIRTY, PRESET = copy_paths("mutate", "default")
+GATE = False  # run --gate: the copy's nnuelab_regress is built too, and survivors meet the gate
 EQUIVALENT = os.path.join(ROOT, "tools", "mutate_equivalent.txt")
 
 # The ISA files' names (kernels/<op>/<isa>.cpp) as the test names spell them.
@@ -450,8 +459,8 @@ def build(timeout):
         if p.returncode:
             return False, time.monotonic() - t, p.stdout[-2000:] + p.stderr[-2000:]
     try:
-        p = subprocess.run(["ninja", "-C", BUILD, "tests/nnuelab_tests"], capture_output=True, text=True,
-                           timeout=timeout)
+        p = subprocess.run(["ninja", "-C", BUILD, "tests/nnuelab_tests"] + (["nnuelab_regress"] if GATE else []),
+                           capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, time.monotonic() - t, "build timed out"
     return p.returncode == 0, time.monotonic() - t, (p.stdout + p.stderr)[-3000:]
@@ -524,6 +533,52 @@ def run_tests(gfilter, jobs, timeout, binary=None, cwd=None):
     return verdict, ran, time.monotonic() - t, detail
 
 
+# ---- the instruction-count gate (run --gate) -----------------------------------------------
+def regress_module():
+    """tools/regress.py, the gate itself: its callgrind measurement and its verdict per case."""
+    import regress
+    return regress
+
+
+def gate_threshold():
+    """The gate's threshold in percent: the committed baseline's, as CI's gate reads it (2)."""
+    base = regress_module().load_baseline(os.path.join(ROOT, "results", "baseline-instructions.json")) or {}
+    return float(base.get("meta", {}).get("threshold_percent", 2.0))
+
+
+def gate_verdict(base, now, threshold):
+    """(gated, detail) of a mutant's counts `now` against the unmutated copy's `base`: gated when
+    a case needs more than `threshold` percent more instructions (CI's gate would fail), a case
+    is missing or a new one appears (the cases themselves changed). The detail names the worst."""
+    R = regress_module()
+    seen = {}
+    for n in sorted(set(base) | set(now)):
+        verdict, pct = R.verdict_of(base.get(n), now.get(n), threshold)
+        seen.setdefault(verdict, []).append((pct, n))
+    if "regressed" in seen:
+        pct, n = max(seen["regressed"])
+        more = len(seen["regressed"]) - 1
+        return True, f"the gate: {n} {pct:+.1f}% instructions" + (f" (+{more} more cases)" if more else "")
+    for kind in ("missing", "new"):
+        if kind in seen:
+            return True, f"the gate: {len(seen[kind])} cases {kind} ({seen[kind][0][1]})"
+    if "improved" in seen:
+        pct, n = min(seen["improved"])
+        return False, (f"the gate passes; {len(seen['improved'])} cases fewer instructions "
+                       f"(most: {n} {pct:+.1f}%)")
+    return False, f"the gate passes: no case moved by more than {threshold:g}%"
+
+
+def gate_counts(binary):
+    """{case: instructions per call} of `binary`, or the reason the gate's run failed (a crash
+    under the mutant: CI's gate would fail too)."""
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+            return regress_module().measure(binary), ""
+    except SystemExit as e:  # regress.measure ends the process on a failed run
+        return None, (err.getvalue().strip().splitlines() or [f"exit {e.code}"])[-1]
+
+
 # ---- the equivalent mutants ---------------------------------------------------------------
 def load_equivalent(path=EQUIVALENT):
     """{key_of: reason} from lines `file | operator | the mutated line | why it cannot change
@@ -571,6 +626,11 @@ def select(args):
         mutants = [m for m in mutants if (m["file"], m["line"]) in at]
         for rel, line in sorted(at - {(m["file"], m["line"]) for m in mutants}):
             die(f"--at {rel}:{line}: no mutant on that line (of the operators chosen)")
+    if getattr(args, "listed", False):
+        known = load_equivalent()
+        mutants = [m for m in mutants if key_of(m) in known]
+        if not mutants:
+            die(f"--listed: {os.path.relpath(EQUIVALENT, ROOT)} lists none of the mutants selected")
     return files, mutants
 
 
@@ -581,21 +641,24 @@ def cmd_list(args):
     print(f"{len(mutants)} mutants in {len({m['file'] for m in mutants})} of the {len(files)} kernel files read")
 
 
+STATUSES = ("killed", "gated", "survived", "equivalent", "not compiled", "same binary", "no test")
+
+
 def report(results, started, out):
     by_file = {}
     for r in results:
-        row = by_file.setdefault(r["file"], {"mutants": 0, "killed": 0, "survived": 0, "equivalent": 0,
-                                             "not compiled": 0, "same binary": 0, "no test": 0})
+        row = by_file.setdefault(r["file"], dict.fromkeys(("mutants",) + STATUSES, 0))
         row["mutants"] += 1
         row[r["status"]] += 1
-    print("\nper file: mutants, killed, survived, known equivalent, not compiled, same binary, no test ran")
+    print("\nper file: mutants, killed, gated (failed the gate only), survived, known equivalent, not compiled, "
+          "same binary, no test ran")
     for f, row in by_file.items():
-        print(f"  {f:44s} {row['mutants']:4d} {row['killed']:5d} {row['survived']:5d} {row['equivalent']:5d}"
-              f" {row['not compiled']:5d} {row['same binary']:5d} {row['no test']:4d}")
-    total = {k: sum(r[k] for r in by_file.values()) for k in ("mutants", "killed", "survived", "equivalent",
-                                                               "not compiled", "same binary", "no test")}
+        print(f"  {f:44s} {row['mutants']:4d} {row['killed']:5d} {row['gated']:5d} {row['survived']:5d}"
+              f" {row['equivalent']:5d} {row['not compiled']:5d} {row['same binary']:5d} {row['no test']:4d}")
+    total = {k: sum(r[k] for r in by_file.values()) for k in ("mutants",) + STATUSES}
     compiled = total["mutants"] - total["not compiled"]
-    print(f"\n{total['mutants']} mutants: {compiled} compiled, {total['killed']} killed, "
+    gated = f"{total['gated']} failing only the instruction gate, " if total["gated"] else ""
+    print(f"\n{total['mutants']} mutants: {compiled} compiled, {total['killed']} killed, {gated}"
           f"{total['survived']} survived, {total['equivalent']} known equivalent, {total['no test']} with no test, "
           f"{total['same binary']} leaving the test binary unchanged ({(time.monotonic() - started) / 60:.1f} min)")
     if total["same binary"]:
@@ -622,7 +685,15 @@ def _stop(signum, frame):
 
 
 def cmd_run(args):
+    global GATE
     signal.signal(signal.SIGTERM, _stop)
+    if args.gate:
+        if args.checked:
+            die("--gate counts the instructions of the release build, as CI's gate does; a --checked build's "
+                "counts are another program's (and valgrind cannot run AddressSanitizer): run them apart")
+        if not shutil.which("valgrind"):
+            die("--gate needs valgrind (Debian: apt-get install valgrind)")
+        GATE = True
     if args.checked:
         use_checked_build(args.checked)
     files, mutants = select(args)
@@ -650,6 +721,14 @@ def cmd_run(args):
     whole_suite = secs
     unmutated = binary_digest()
     print(f"mutate: the unmutated copy builds and passes ({ran} tests, {secs:.0f} s)", flush=True)
+    if GATE:
+        regress_bin = os.path.join(BUILD, "nnuelab_regress")
+        gate_base, why = gate_counts(regress_bin)
+        if gate_base is None:
+            die(f"--gate: the unmutated copy's gate run failed: {why}")
+        gate_digest, threshold = binary_digest(regress_bin), gate_threshold()
+        print(f"mutate: --gate: the unmutated copy's {len(gate_base)} gate cases counted; a mutant the suite "
+              f"passes fails the gate when a case grows by more than {threshold:g}%", flush=True)
     results, originals = [], {}
     try:
         for i, m in enumerate(mutants, 1):
@@ -691,14 +770,24 @@ def cmd_run(args):
                             r["status"] = "no test"
                     if r["status"] == "survived" and key_of(m) in known:
                         r["status"], r["detail"] = "equivalent", known[key_of(m)]
+                    if GATE and r["status"] in ("survived", "equivalent"):
+                        if binary_digest(regress_bin) == gate_digest:
+                            r["gate"] = "the gate's binary is unchanged (no gate case runs this line)"
+                        else:
+                            now, why = gate_counts(regress_bin)
+                            gated, r["gate"] = (True, f"the gate's run failed: {why}") if now is None else \
+                                gate_verdict(gate_base, now, threshold)
+                            if gated:
+                                r["status"] = "gated"
             finally:
                 with open(path, "w") as f:
                     f.write(originals[m["file"]])
             results.append(r)
-            tag = {"killed": "killed  ", "survived": "SURVIVED", "equivalent": "equiv.  ",
+            tag = {"killed": "killed  ", "survived": "SURVIVED", "equivalent": "equiv.  ", "gated": "gated   ",
                    "not compiled": "no build", "same binary": "same bin", "no test": "NO TEST "}[r["status"]]
             print(f"[{i}/{len(mutants)}] {tag} {m['file']}:{m['line']} {m['operator']}"
-                  f"{'  ' + r.get('detail', '') if r['status'] in ('killed', 'equivalent') else ''}", flush=True)
+                  f"{'  ' + r.get('detail', '') if r['status'] in ('killed', 'equivalent') else ''}"
+                  f"{'  ' + r['gate'] if 'gate' in r else ''}", flush=True)
     except KeyboardInterrupt:
         print("mutate: interrupted; the results so far", flush=True)
     finally:
@@ -734,6 +823,9 @@ def main():
             p.add_argument("--checked", nargs="?", const="bounds", choices=sorted(CHECKED),
                            help="bounds (the default): build with array-bounds, shift and libstdc++ checks (own "
                                 "copy: build/mutate-checked); address: and AddressSanitizer (build/mutate-address)")
+            p.add_argument("--gate", action="store_true",
+                           help="a mutant the suite passes meets the instruction-count gate too (valgrind)")
+        p.add_argument("--listed", action="store_true", help="only the mutants tools/mutate_equivalent.txt lists")
     args = ap.parse_args()
     return cmd_list(args) if args.cmd == "list" else cmd_run(args)
 

@@ -142,6 +142,17 @@ def fmt(x):
     return "-" if x is None else f"{x:,.1f}"
 
 
+def verdict_of(b, c, threshold):
+    """One case's verdict: ("new" | "missing" | "regressed" | "improved" | "ok", percent change
+    or None). The gate fails on "regressed" alone; ./lab mutate --gate reads the same verdicts."""
+    if b is None:
+        return "new", None
+    if c is None:
+        return "missing", None
+    pct = (c - b) / b * 100 if b else 0.0
+    return ("regressed" if pct > threshold else "improved" if pct < -threshold else "ok"), pct
+
+
 def compare(base, now, threshold, filt=None):
     """Prints the table; returns the regressed case names."""
     rx = re.compile(filt) if filt else None
@@ -154,23 +165,14 @@ def compare(base, now, threshold, filt=None):
         b, c = base.get(n), now.get(n)
         ref = now.get(reference_of(n))
         ratio = f"{c / ref:6.2f}" if c is not None and ref else "     -"
-        if b is None:
-            status, change = "NEW (no baseline: reported, not failed)", "-"
-            new.append(n)
-        elif c is None:
-            status, change = "MISSING (in the baseline, not run here)", "-"
-            missing.append(n)
+        verdict, pct = verdict_of(b, c, threshold)
+        change = "-" if pct is None else f"{pct:+7.2f}%"
+        status = {"new": "NEW (no baseline: reported, not failed)", "missing": "MISSING (in the baseline, not run here)",
+                  "regressed": f"REGRESSED (> +{threshold:g}%)", "improved": "improved", "ok": "ok"}[verdict]
+        if verdict == "regressed":
+            regressed.append((n, b, c, pct))
         else:
-            pct = (c - b) / b * 100 if b else 0.0
-            change = f"{pct:+7.2f}%"
-            if pct > threshold:
-                status = f"REGRESSED (> +{threshold:g}%)"
-                regressed.append((n, b, c, pct))
-            elif pct < -threshold:
-                status = "improved"
-                improved.append(n)
-            else:
-                status = "ok"
+            {"new": new, "missing": missing, "improved": improved}.get(verdict, []).append(n)
         print(f"{n:<{w}}  {fmt(b):>12}  {fmt(c):>12}  {change:>8}  {ratio}  {status}")
     print()
     print(f"regress: {len(now)} cases measured, threshold +{threshold:g}% instructions per call: "
