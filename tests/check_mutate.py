@@ -272,7 +272,8 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
           "the binary unchanged")
     check("1 leaving the test binary unchanged" in text and "not compiled in this build" in text,
           "the report counts the mutants that left the binary unchanged and says what that means")
-    check(saved["totals"] == total and len(saved["mutants"]) == 5 and saved["mutants"][4]["gate"].startswith("the gate:"),
+    check(saved["totals"] == total and len(saved["mutants"]) == 5
+          and saved["mutants"][4]["gate"].startswith("the gate:"),
           "the results file holds the totals and every mutant, with the gate's verdict")
 
 # ---- --gate: a mutant the suite passes meets the instruction-count gate --------------------------
@@ -295,7 +296,8 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:
         fh.write("#!/bin/sh\nexit 3\n")
     os.chmod(failing, 0o755)
     counts, why = M.gate_counts(failing)
-    check(counts is None and why, f"--gate: a gate run that fails (a mutant crashing it) is a reason, not counts ({why!r})")
+    check(counts is None and why,
+          f"--gate: a gate run that fails (a mutant crashing it) is a reason, not counts ({why!r})")
 check(M.gate_threshold() == 2.0, "--gate: the committed baseline's threshold, 2%")
 bad = subprocess.run([sys.executable, sys.argv[1], "run", "--gate", "--checked"], capture_output=True, text=True)
 check(bad.returncode == 2 and "--gate counts the instructions of the release build" in bad.stderr,

@@ -772,7 +772,7 @@ def cmd_run(args):
                         r["status"], r["detail"] = "equivalent", known[key_of(m)]
                     if GATE and r["status"] in ("survived", "equivalent"):
                         if binary_digest(regress_bin) == gate_digest:
-                            r["gate"] = "the gate's binary is unchanged (no gate case runs this line)"
+                            r["gate"] = "the gate's binary is unchanged (the line is not in it, or compiles alike)"
                         else:
                             now, why = gate_counts(regress_bin)
                             gated, r["gate"] = (True, f"the gate's run failed: {why}") if now is None else \
