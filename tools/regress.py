@@ -168,7 +168,8 @@ def compare(base, now, threshold, filt=None):
         verdict, pct = verdict_of(b, c, threshold)
         change = "-" if pct is None else f"{pct:+7.2f}%"
         status = {"new": "NEW (no baseline: reported, not failed)",
-                  "missing": "MISSING (in the baseline, not run here)", "regressed": f"REGRESSED (> +{threshold:g}%)", "improved": "improved", "ok": "ok"}[verdict]
+                  "missing": "MISSING (in the baseline, not run here)",
+                  "regressed": f"REGRESSED (> +{threshold:g}%)", "improved": "improved", "ok": "ok"}[verdict]
         if verdict == "regressed":
             regressed.append((n, b, c, pct))
         else:
