@@ -40,12 +40,10 @@ detection (--file takes globs relative to the repository, e.g. 'kernels/crelu32/
 Standard library only.
 """
 import argparse
-import contextlib
 import datetime
 import fnmatch
 import functools
 import hashlib
-import io
 import json
 import os
 import random
@@ -570,13 +568,13 @@ def gate_verdict(base, now, threshold):
 
 
 def gate_counts(binary):
-    """{case: instructions per call} of `binary`, or the reason the gate's run failed (a crash
-    under the mutant: CI's gate would fail too)."""
+    """({case: instructions per call} of `binary`, "") or (None, the reason the gate's run
+    failed: a crash under the mutant, which would fail CI's gate too)."""
+    R = regress_module()
     try:
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
-            return regress_module().measure(binary), ""
-    except SystemExit as e:  # regress.measure ends the process on a failed run
-        return None, (err.getvalue().strip().splitlines() or [f"exit {e.code}"])[-1]
+        return R.measure(binary), ""
+    except R.MeasureFailed as e:
+        return None, str(e)
 
 
 # ---- the equivalent mutants ---------------------------------------------------------------

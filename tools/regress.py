@@ -47,8 +47,18 @@ def die(msg, code=2):
 
 
 # ---- instruction counts ----------------------------------------------------------------
+class MeasureFailed(Exception):
+    """The counting run failed (the workload crashed, or its dumps do not add up): the gate's
+    command line exits 1 with it; ./lab mutate --gate calls the mutant gated. `output`: the
+    end of valgrind's own output, when it has any."""
+    def __init__(self, message, output=""):
+        super().__init__(message)
+        self.output = output
+
+
 def measure(binary, filt=None, iterations=ITERATIONS):
-    """{case: instructions per call}, from one valgrind process for all cases."""
+    """{case: instructions per call}, from one valgrind process for all cases; MeasureFailed
+    when that run fails."""
     valgrind = shutil.which("valgrind")
     if not valgrind:
         print("regress: SKIPPED: valgrind is not installed (Debian: apt-get install valgrind); "
@@ -63,11 +73,10 @@ def measure(binary, filt=None, iterations=ITERATIONS):
             cmd += ["--filter", filt]
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
-            sys.stderr.write(p.stderr[-4000:])
-            die(f"{' '.join(cmd)} failed (exit {p.returncode})", 1)
+            raise MeasureFailed(f"{' '.join(cmd)} failed (exit {p.returncode})", p.stderr[-4000:])
         ran = [l[5:] for l in p.stdout.splitlines() if l.startswith("case ")]
         if "valgrind 1" not in p.stdout:
-            die("the workload did not see valgrind (built without valgrind/callgrind.h?)", 1)
+            raise MeasureFailed("the workload did not see valgrind (built without valgrind/callgrind.h?)")
         counts = {}
         for f in glob.glob(f"{d}/cg.out.*"):
             name, ir = None, None
@@ -79,11 +88,11 @@ def measure(binary, filt=None, iterations=ITERATIONS):
                         ir = int(line.split()[1])
                         break
             if name is None or ir is None:
-                die(f"cannot read {f} (no trigger or summary line)", 1)
+                raise MeasureFailed(f"cannot read {f} (no trigger or summary line)")
             counts[name] = ir / iterations
         missing = [c for c in ran if c not in counts]
         if missing or len(counts) != len(ran):
-            die(f"callgrind dumps do not match the cases run (missing: {missing[:5]})", 1)
+            raise MeasureFailed(f"callgrind dumps do not match the cases run (missing: {missing[:5]})")
         return dict(sorted(counts.items()))
 
 
@@ -172,8 +181,12 @@ def compare(base, now, threshold, filt=None):
                   "regressed": f"REGRESSED (> +{threshold:g}%)", "improved": "improved", "ok": "ok"}[verdict]
         if verdict == "regressed":
             regressed.append((n, b, c, pct))
-        else:
-            {"new": new, "missing": missing, "improved": improved}.get(verdict, []).append(n)
+        elif verdict == "improved":
+            improved.append(n)
+        elif verdict == "new":
+            new.append(n)
+        elif verdict == "missing":
+            missing.append(n)
         print(f"{n:<{w}}  {fmt(b):>12}  {fmt(c):>12}  {change:>8}  {ratio}  {status}")
     print()
     print(f"regress: {len(now)} cases measured, threshold +{threshold:g}% instructions per call: "
@@ -740,7 +753,11 @@ def main():
                 "filter's cases: run it without --filter (or write elsewhere with --baseline F)")
         return cmd_timing(a)
     a.baseline = a.baseline or os.path.join(ROOT, "results", "baseline-instructions.json")
-    return {"check": cmd_check, "update": cmd_update, "repeat": cmd_repeat}[a.command](a)
+    try:
+        return {"check": cmd_check, "update": cmd_update, "repeat": cmd_repeat}[a.command](a)
+    except MeasureFailed as e:
+        sys.stderr.write(e.output)
+        die(str(e), 1)
 
 
 if __name__ == "__main__":
