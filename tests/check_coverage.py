@@ -14,7 +14,10 @@ kernel is built natively and as its -emu twin) in a scratch tree:
 - a line one ISA build runs (or its -emu twin) and another compiles but never runs is listed
   as that build's gap;
 - the results file holds the totals and the unrun line numbers;
-- every entry of the real tools/coverage_expected.txt still names a line of its file.
+- an entry of the CPU-dependent list excuses its line only on a CPU without its feature (read
+  from nnuelab_list's `features:` line); an unknown feature name is refused;
+- every entry of the real tools/coverage_expected.txt and tools/coverage_expected_cpu.txt
+  still names a line of its file, and each of the latter names a feature cpu.cpp detects.
 Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import contextlib
@@ -142,6 +145,53 @@ with tempfile.TemporaryDirectory() as root:
     except SystemExit as e:
         check(e.code == 2, "a malformed expected entry is refused")
 
+    # The CPU-dependent list: the entry excuses never()'s line on a CPU without "avx512f"
+    # only; on one with it the line is unrun as before.
+    with open(lst, "w") as f:
+        f.write("# comment\navx512f | kernels/x/a.cpp | return x * 3; | only with AVX-512\n")
+    names = {"avx2", "avx512f"}
+    cpu_entries = C.load_expected_cpu(lst, names)
+    check(cpu_entries == {("avx512f", "kernels/x/a.cpp", "return x * 3;"): "only with AVX-512"},
+          f"the CPU-dependent list is read: {cpu_entries}")
+    without = C.applying(cpu_entries, {"avx2"})
+    row = C.classify(counts, without, root=root)["kernels/x/a.cpp"]
+    check([n for n, _, _ in row["expected"]] == [body] and body not in [n for n, _ in row["unrun"]]
+          and "this CPU has no avx512f" in row["expected"][0][2],
+          "a CPU-dependent entry excuses its line on a CPU without the feature, saying so")
+    row = C.classify(counts, C.applying(cpu_entries, {"avx2", "avx512f"}), root=root)["kernels/x/a.cpp"]
+    check(body in [n for n, _ in row["unrun"]] and not row["expected"],
+          "on a CPU with the feature the line must run: unrun, not expected")
+    with open(lst, "w") as f:
+        f.write("avx512 | kernels/x/a.cpp | return x * 3; | a typo\n")
+    try:
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            C.load_expected_cpu(lst, names)
+        check(False, "a CPU-dependent entry naming an unknown feature is refused")
+    except SystemExit as e:
+        check(e.code == 2 and "'avx512'" in err.getvalue(),
+              f"a CPU-dependent entry naming an unknown feature is refused, naming it ({e.code})")
+    check(C.features_of("CPU: x\nfeatures: sse2,avx2\n\naffine/...") == {"sse2", "avx2"}
+          and C.features_of("CPU: x\n") is None, "the features are read from nnuelab_list's features line")
+    check(C.cpu_features(os.path.join(root, "nowhere")) is None, "no listing binary: the features are unknown (None)")
+    # A stand-in listing, instrumented as the coverage build's is: its features are read with
+    # the dispatch variables unset, and its counts land outside the build.
+    lb = os.path.join(root, "listbuild")
+    os.makedirs(lb)
+    with open(os.path.join(lb, "list.cpp"), "w") as f:
+        f.write('#include <cstdio>\n#include <cstdlib>\nint main() {\n'
+                '  std::printf("CPU: x\\nfeatures: %s\\n", std::getenv("NNUELAB_DISABLE_FEATURES") ? "none" : "sse2,avx2");\n'
+                '  return 0;\n}\n')
+    subprocess.run([cxx, "-O0", "--coverage", "list.cpp", "-o", "nnuelab_list"], cwd=lb, check=True)
+    os.environ["NNUELAB_DISABLE_FEATURES"] = "avx2"
+    try:
+        got = C.cpu_features(lb)
+    finally:
+        del os.environ["NNUELAB_DISABLE_FEATURES"]
+    check(got == {"sse2", "avx2"}, f"the listing runs with NNUELAB_DISABLE_FEATURES unset: {got}")
+    check(not C.gcda_files(lb), f"the listing's counts do not join the build's: {C.gcda_files(lb)}")
+    check({"avx2", "avx512f", "avxvnni", "sse2"} <= C.feature_names(),
+          f"cpu.cpp's feature names are read: {sorted(C.feature_names())}")
+
     check(C.ranges([7, 3, 4, 5, 9]) == [(3, 5), (7, 7), (9, 9)], "ranges groups consecutive lines")
     out = os.path.join(root, "cov.json")
     buf = io.StringIO()
@@ -159,5 +209,9 @@ with tempfile.TemporaryDirectory() as root:
 known = C.load_expected()
 stale = C.stale_expected(known)
 check(not stale, f"tools/coverage_expected.txt: no stale entry ({len(known)} entries; stale: {stale})")
+cpu_known = C.load_expected_cpu()  # exits 2 on a feature cpu.cpp does not name
+cpu_stale = C.stale_expected({(rel, text): why for (_, rel, text), why in cpu_known.items()})
+check(cpu_known and not cpu_stale,
+      f"tools/coverage_expected_cpu.txt: no stale entry ({len(cpu_known)} entries; stale: {cpu_stale})")
 
 sys.exit(1 if failures else 0)

@@ -28,8 +28,11 @@ the reason (`file | the line's text | why`); they are reported as expected, not 
 Then, as information, the lines one ISA's build runs and another compiles but never runs
 (a technique in a shared header reached at one register width only). What runs depends on
 the CPU: on a machine without AVX-512 a native AVX-512 object runs nothing, but its -emu
-twin runs the same lines, so the verdict per line rarely changes; the results file names
-the CPU.
+twin runs the same lines, so the verdict per line rarely changes. Where it does (CPUID's
+AVX-512 and AVX-VNNI detection), tools/coverage_expected_cpu.txt names the feature
+(`feature | file | the line's text | why`): the line is expected on a CPU without it (the
+build's nnuelab_list says which features this CPU has) and must run on one with it, so
+--fail-on-unrun holds on any x86 CPU. The results file names the CPU and its features.
 
 Standard library only; needs GCC's gcov of the compiler that built the tree.
 """
@@ -42,6 +45,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 from mutate import run_tests
 from reasons import read_reasons
@@ -49,6 +53,11 @@ from reasons import read_reasons
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, "build", "coverage")
 EXPECTED = os.path.join(ROOT, "tools", "coverage_expected.txt")
+# The lines only a CPU with some feature runs (kernels/common/cpu.cpp's AVX-512 detection):
+# expected unrun on a CPU without it, and required on one with it.
+EXPECTED_CPU = os.path.join(ROOT, "tools", "coverage_expected_cpu.txt")
+# Where the lab names the features it detects ({kAVX2, "avx2"}, ...).
+FEATURE_TABLE = os.path.join(ROOT, "kernels", "common", "cpu.cpp")
 # The folders whose lines are reported: the kernels and the scalar references they are
 # checked against (the harness, tests and workloads run anyway or are not the subject).
 SCOPE = ("kernels/", "reference/")
@@ -148,6 +157,58 @@ def load_expected(path=EXPECTED):
     return read_reasons(path, 3, "file | the line's text | why no test runs it", "coverage")
 
 
+def feature_names(path=FEATURE_TABLE):
+    """The feature names the lab detects, read from cpu.cpp's table of {kBIT, "name"} pairs."""
+    with open(path) as f:
+        return set(re.findall(r'\{k\w+,\s*"([a-z0-9_.]+)"\}', f.read()))
+
+
+def load_expected_cpu(path=EXPECTED_CPU, names=None):
+    """{(feature, file, stripped line text): reason} from lines `feature | file | the line's
+    text | why`: a line that only a CPU with the feature runs. A feature the lab does not
+    detect (a typo would excuse the line everywhere) ends the program (exit 2)."""
+    entries = read_reasons(path, 4, "feature | file | the line's text | why only a CPU with the feature runs it",
+                           "coverage")
+    names = feature_names() if names is None else names
+    for feature, rel, _ in entries:
+        if feature not in names:
+            die(f"{os.path.basename(path)}: '{feature}' ({rel}) is not a feature the lab detects "
+                f"({', '.join(sorted(names))})")
+    return entries
+
+
+def applying(cpu_entries, features):
+    """The CPU-dependent entries that excuse their line on a CPU with `features` (the ones
+    whose feature it lacks), as {(file, text): reason}; on a CPU with the feature the line
+    must run like any other."""
+    return {(rel, text): f"{why} (this CPU has no {feature})"
+            for (feature, rel, text), why in cpu_entries.items() if feature not in features}
+
+
+def features_of(listing):
+    """The features in nnuelab_list's `features: a,b,...` line; None without that line."""
+    for line in listing.splitlines():
+        if line.startswith("features:"):
+            return {f for f in line.split(":", 1)[1].strip().split(",") if f}
+    return None
+
+
+def cpu_features(build):
+    """The features the lab detects on this CPU: the build's nnuelab_list, run with the
+    dispatch variables unset (the CPU's own features decide which detection lines run) and
+    GCOV_PREFIX sending its counts to a scratch folder (the listing's own lines must not count
+    as run by a test). None when the listing cannot be run or read."""
+    binary = os.path.join(build, "nnuelab_list")
+    env = {k: v for k, v in os.environ.items() if k not in ("NNUELAB_DISABLE_FEATURES", "NNUELAB_FORCE_VARIANT")}
+    with tempfile.TemporaryDirectory() as scratch:
+        env["GCOV_PREFIX"] = scratch
+        try:
+            p = subprocess.run([binary], capture_output=True, text=True, env=env, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    return features_of(p.stdout) if p.returncode == 0 else None
+
+
 @functools.lru_cache(maxsize=None)
 def source_lines(root, rel):
     """The lines of a source file, stripped (index 0 is line 1); None if it cannot be read.
@@ -214,7 +275,7 @@ def report(table, out=None, context=None, gaps=()):
     for key, (n, ran, un, ex) in sorted(folders.items()):
         print(f"  {key:28s} {n:6d} {ran:6d} {un:5d} {ex:5d}  {100.0 * ran / n if n else 100.0:5.1f}%")
     print(f"\n{lines} lines with code in {len(table)} files: {run} run by a test ({100.0 * run / max(lines, 1):.2f}%), "
-          f"{unrun} unrun, {expected} expected unrun (tools/coverage_expected.txt)")
+          f"{unrun} unrun, {expected} expected unrun (tools/coverage_expected*.txt)")
     if unrun:
         print("\nunrun lines (no test reaches them: a missing case, dead code, or a line to list as expected "
               "with the reason):")
@@ -312,6 +373,22 @@ def cmd_report(args, build=None, context=None):
     stale = stale_expected(known)
     for rel, text in stale:
         print(f"coverage: stale entry in tools/coverage_expected.txt: {rel} has no line '{text}'")
+    cpu_entries = load_expected_cpu()
+    cpu_stale = stale_expected({(rel, text): why for (_, rel, text), why in cpu_entries.items()})
+    for rel, text in cpu_stale:
+        print(f"coverage: stale entry in tools/coverage_expected_cpu.txt: {rel} has no line '{text}'")
+    stale += cpu_stale
+    features = cpu_features(build)
+    if features is None:
+        print(f"coverage: warning: could not read this CPU's features from {build}/nnuelab_list; "
+              "no entry of tools/coverage_expected_cpu.txt is applied")
+        applied = {}
+    else:
+        applied = applying(cpu_entries, features)
+        lacking = sorted({f for f, _, _ in cpu_entries} - features)
+        print(f"coverage: {len(applied)} of the {len(cpu_entries)} CPU-dependent entries apply "
+              f"(this CPU lacks: {', '.join(lacking) or 'none of their features'})")
+    known = {**known, **applied}
     docs = gcov_json(files)
     counts = merge(docs)
     # Counts older than a source they describe point at the wrong lines: say so.
@@ -322,7 +399,8 @@ def cmd_report(args, build=None, context=None):
               "their lines may be misplaced: run ./lab coverage again")
     table = classify(counts, known)
     gaps = isa_gaps(docs, counts, known)
-    ctx = dict(context or {}, cpu=cpu_model(), objects=len(files))
+    ctx = dict(context or {}, cpu=cpu_model(), objects=len(files),
+               features=sorted(features) if features is not None else None, cpu_entries_applied=len(applied))
     out = args.out or os.path.join(ROOT, "results", f"{os.uname().nodename.split('.')[0]}-coverage-"
                                    f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
     unrun = report(table, out, ctx, gaps)
