@@ -3,8 +3,9 @@
 
 `tools/regress.py update --filter REGEX` (./lab regress --update --filter) measures the
 cases matching REGEX and keeps every other count of the baseline as it was; when the
-baseline's CPU is not this machine's, its `cpu` field names both. Checked on a copy of the
-baseline with one kept case and the CPU changed by hand. Exit 1 on a failure (each a line
+baseline's CPU is not this machine's, its `cpu` field names both (notes of earlier filtered
+updates kept). Checked on a copy of the baseline with one kept case and the CPU changed by
+hand, and the field's composition on its own. Exit 1 on a failure (each a line
 starting "FAIL  "), 77 without valgrind.
 """
 import json
@@ -44,5 +45,17 @@ check(set(cases) == set(base["cases"]), "no case is dropped or added")
 check(meta["cpu"].startswith("Some Other CPU (cases matching ") and meta["cpu"].endswith(")")
       and "packs_max_permute" in meta["cpu"],
       f"the cpu field names the baseline's CPU and this one's for the filter (got '{meta['cpu']}')")
+# The cpu field over several filtered updates: notes kept, one added per other machine.
+sys.path.insert(0, os.path.dirname(os.path.abspath(regress)))
+import regress as R  # noqa: E402
+check(R.cpu_after_update(None, "x", "A") == "A", "no cpu field yet: this machine's")
+check(R.cpu_after_update("A", "x", "A") == "A", "an update on the baseline's machine leaves the field alone")
+two = "A (cases matching _from_list: B)"
+check(R.cpu_after_update(two, "^pool", "A") == two,
+      "an update on the baseline's machine keeps the notes of updates made elsewhere")
+got = R.cpu_after_update(two, "^pool", "C")
+check(got == "A (cases matching _from_list: B; cases matching ^pool: C)",
+      f"an update on a third machine adds its note to the others ({got})")
+check(R.cpu_after_update(got, "^x", "D").count("cases matching ") == 3, "and the next one too")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -49,7 +49,11 @@
 #include "kernels/ft_update/registry.h"
 #include "kernels/crelu32_pair/registry.h"
 #include "kernels/ft_output/registry.h"
+#include "kernels/octav_step/registry.h"
+#include "kernels/pool_avg2/registry.h"
+#include "kernels/pool_max2/registry.h"
 #include "kernels/pool_product2/registry.h"
+#include "kernels/quantize/registry.h"
 #include "kernels/quantmoid4/registry.h"
 #include "kernels/sqr_crelu32/registry.h"
 #include "reference/affine.h"
@@ -58,6 +62,8 @@
 #include "reference/dot_u8i8.h"
 #include "reference/find_nnz.h"
 #include "reference/ft.h"
+#include "reference/octav.h"
+#include "reference/octav_tensors.h"
 #include "reference/crelu32_pair.h"
 #include "reference/pool.h"
 #include "reference/quantmoid4.h"
@@ -223,7 +229,7 @@ void add_find_nnz(Cases& out) {
   }
 }
 
-// ---- elementwise ops (crelu16, crelu32, and the ones to come) ---------------------------
+// ---- elementwise ops (crelu16, crelu32, ..., the pooling ops) -----------------------------
 // One case per runnable variant of an ElementwiseVariant registry at one shape, plus the
 // reference. `inputs` holds kInputs vectors of s.n elements.
 template <class V, class Ref, class Why>
@@ -314,6 +320,18 @@ void add_quantmoid4(Cases& out) {
 }
 
 void add_pooling(Cases& out) {
+  // uint8 activations (a ClippedReLU's 0..127), as nnuelab_bench's; one set for both ops.
+  const pool_avg2::Shape a{2048};
+  auto bytes = uniform_inputs<std::uint8_t>(a.n, 0, 127, seed_of("pool_u8/2048"));
+  add_elementwise<pool_avg2::Variant>(
+      out, "pool_avg2", pool_avg2::variants(), a, pool_avg2::shape_name(a), bytes,
+      [](const pool_avg2::Shape& sh, const std::uint8_t* in, std::uint8_t* o) { ref::pool_avg2(in, sh.n, o); },
+      &pool_avg2::why_unsupported, a.n / 2);
+  const pool_max2::Shape m{2048};
+  add_elementwise<pool_max2::Variant>(
+      out, "pool_max2", pool_max2::variants(), m, pool_max2::shape_name(m), bytes,
+      [](const pool_max2::Shape& sh, const std::uint8_t* in, std::uint8_t* o) { ref::pool_max2(in, sh.n, o); },
+      &pool_max2::why_unsupported, m.n / 2);
   const pool_product2::Shape p{2048};
   add_elementwise<pool_product2::Variant>(
       out, "pool_product2", pool_product2::variants(), p, pool_product2::shape_name(p),
@@ -326,6 +344,59 @@ void add_pooling(Cases& out) {
       uniform_inputs<std::int16_t>(f.n, -200, 300, seed_of("ft_output/2048")),
       [](const ft_output::Shape& sh, const std::int16_t* in, std::uint8_t* o) { ref::ft_output_clamp127(in, sh.n, o); },
       &ft_output::why_unsupported, f.n / 2);
+}
+
+// ---- OCTAV (octav_step, quantize) --------------------------------------------------------
+// nnuelab_bench's tensors at 4,096 floats per input instead of 2^20 (a whole number of every
+// vector loop's blocks, as there: a block moved to a narrower loop or the scalar tail shows):
+// octav_step on the gaussian (s = 2 sigma) and the sparse tensor (90% exact zeros), quantize
+// of the gaussian to int8 (B = 8) and int16 (B = 16) at s = 1 (4 sigma).
+constexpr std::size_t kOctavN = 4096;
+
+void add_octav(Cases& out) {
+  constexpr float kStepS = 0.5f;
+  for (const std::string kind : {"gaussian", "sparse"}) {
+    auto t = std::make_shared<octav_tensors::Tensor>(
+        octav_tensors::synthetic(kind, kOctavN * kInputs, seed_of("octav/" + kind)));
+    const std::string shape = std::to_string(kOctavN), density = kind == "gaussian" ? "dense:100" : "byte:10";
+    auto sums = std::make_shared<octav_step::Sums>();
+    out.push_back({case_name("octav_step/scalar/reference", shape, density), [=]() -> Call {
+                     return [=](int j) {
+                       const auto r = ref::octav_step(t->x.data() + std::size_t(j) * kOctavN, kOctavN, kStepS);
+                       sums->count_above += r.count_above;  // kept, so the call is not dropped
+                     };
+                   }});
+    for (const auto& v : octav_step::variants()) {
+      if (!gate_runs(v.info)) continue;
+      const auto* vp = &v;
+      out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
+                       return [=](int j) { vp->run(t->x.data() + std::size_t(j) * kOctavN, kOctavN, kStepS, sums.get()); };
+                     }});
+    }
+    if (kind != "gaussian") continue;
+    auto q8 = std::make_shared<Buffer<std::int8_t>>(kOctavN);
+    auto q16 = std::make_shared<Buffer<std::int16_t>>(kOctavN);
+    const std::string s8 = shape + "xi8b8", s16 = shape + "xi16b16";
+    const auto x = [t](int j) { return t->x.data() + std::size_t(j) * kOctavN; };
+    out.push_back({case_name("quantize/scalar/reference", s8, density), [=]() -> Call {
+                     return [=](int j) { ref::quantize_sym_i8(x(j), kOctavN, 1.0f, 8, q8->data()); };
+                   }});
+    out.push_back({case_name("quantize/scalar/reference", s16, density), [=]() -> Call {
+                     return [=](int j) { ref::quantize_sym_i16(x(j), kOctavN, 1.0f, 16, q16->data()); };
+                   }});
+    for (const auto& v : quantize::variants()) {
+      if (!gate_runs(v.info)) continue;
+      const auto* vp = &v;
+      out.push_back({case_name(v.info.name, s8, density), [=]() -> Call {
+                       const auto p = quantize::params(1.0f, 8, 8);
+                       return [=](int j) { vp->run_i8(x(j), kOctavN, p, q8->data()); };
+                     }});
+      out.push_back({case_name(v.info.name, s16, density), [=]() -> Call {
+                       const auto p = quantize::params(1.0f, 16, 16);
+                       return [=](int j) { vp->run_i16(x(j), kOctavN, p, q16->data()); };
+                     }});
+    }
+  }
 }
 
 // ---- feature transformer (ft_refresh, ft_update) -----------------------------------------
@@ -474,6 +545,7 @@ Cases all_cases() {
   add_quantmoid4(cases);
   add_pooling(cases);
   add_ft(cases);
+  add_octav(cases);
 #ifdef NNUELAB_REGRESS_PLANT
   plant(cases);
 #endif

@@ -236,6 +236,21 @@ def cmd_check(a):
     return 0
 
 
+def cpu_after_update(old_cpu, filt, this_cpu):
+    """The baseline's `cpu` field after an update of the cases matching `filt` on `this_cpu`:
+    `BASE (cases matching F1: CPU1; cases matching F2: CPU2)` names the machine of most cases
+    and those of the filtered updates made elsewhere. On the base machine it stays as it was
+    (the earlier notes still hold for their cases); on another machine a note is added."""
+    if old_cpu is None:
+        return this_cpu
+    base, _, notes = old_cpu.partition(" (cases matching ")
+    if this_cpu == base:
+        return old_cpu
+    notes = [n if n.startswith("cases matching ") else "cases matching " + n
+             for n in notes.removesuffix(")").split("; ") if n]
+    return f"{base} ({'; '.join(notes + [f'cases matching {filt}: {this_cpu}'])})"
+
+
 def cmd_update(a):
     now = measure(a.binary, a.filter)
     old = load_baseline(a.baseline) or {"meta": {}, "cases": {}}
@@ -243,9 +258,8 @@ def cmd_update(a):
     cases.update(now)
     meta = environment(a.binary)
     meta["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    if a.filter and old.get("meta", {}).get("cpu") not in (None, meta["cpu"]):
-        # The other cases were measured on the baseline's machine: both are named.
-        meta["cpu"] = f"{old['meta']['cpu'].split(' (cases matching ')[0]} (cases matching {a.filter}: {meta['cpu']})"
+    if a.filter:
+        meta["cpu"] = cpu_after_update(old.get("meta", {}).get("cpu"), a.filter, meta["cpu"])
     meta["threshold_percent"] = a.threshold if a.threshold is not None else float(
         old.get("meta", {}).get("threshold_percent", 2.0))
     meta["iterations"] = ITERATIONS
