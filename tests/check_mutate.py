@@ -282,12 +282,12 @@ for now, gated, says, what in (
         (dict(base), False, "no case moved by more than 2%", "the same counts pass"),
         (dict(base, **{"crelu32/avx2/z": 51.0}), False, "no case moved", "2% more, at the threshold, passes"),
         (dict(base, **{"affine/avx2/x/1024x32": 1030.0, "crelu32/avx2/z": 60.0}), True,
-         "the gate: crelu32/avx2/z +20.0% instructions (+1 more cases)", "cases grown past 2% fail, the worst named"),
-        (dict(base, **{"affine/avx2/y/1536x16": 1500.0}), False, "1 cases fewer instructions (most: "
+         "the gate: crelu32/avx2/z +20.0% instructions (+1 more case)", "cases grown past 2% fail, the worst named"),
+        (dict(base, **{"affine/avx2/y/1536x16": 1500.0}), False, "1 case with fewer instructions (most: "
          "affine/avx2/y/1536x16 -25.0%)", "fewer instructions pass, and are said"),
-        ({k: v for k, v in base.items() if k != "crelu32/avx2/z"}, True, "1 cases missing (crelu32/avx2/z)",
+        ({k: v for k, v in base.items() if k != "crelu32/avx2/z"}, True, "1 case missing (crelu32/avx2/z)",
          "a case gone fails"),
-        (dict(base, **{"new/case": 1.0}), True, "1 cases new (new/case)", "a case come fails")):
+        (dict(base, **{"new/case": 1.0}), True, "1 case new (new/case)", "a case come fails")):
     got = M.gate_verdict(base, now, 2.0)
     check(got[0] == gated and says in got[1], f"--gate: {what} ({got})")
 with tempfile.TemporaryDirectory(prefix="nnuelab-mutate-") as d:

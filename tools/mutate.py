@@ -544,6 +544,10 @@ def gate_threshold():
     return float(base.get("meta", {}).get("threshold_percent", 2.0))
 
 
+def case_word(k):
+    return "case" if k == 1 else "cases"
+
+
 def gate_verdict(base, now, threshold):
     """(gated, detail) of a mutant's counts `now` against the unmutated copy's `base`: gated when
     a case needs more than `threshold` percent more instructions (CI's gate would fail), a case
@@ -555,15 +559,17 @@ def gate_verdict(base, now, threshold):
         seen.setdefault(verdict, []).append((pct, n))
     if "regressed" in seen:
         pct, n = max(seen["regressed"])
-        more = len(seen["regressed"]) - 1
-        return True, f"the gate: {n} {pct:+.1f}% instructions" + (f" (+{more} more cases)" if more else "")
+        k = len(seen["regressed"]) - 1
+        more = f" (+{k} more {case_word(k)})" if k else ""
+        return True, f"the gate: {n} {pct:+.1f}% instructions{more}"
     for kind in ("missing", "new"):
         if kind in seen:
-            return True, f"the gate: {len(seen[kind])} cases {kind} ({seen[kind][0][1]})"
+            k = len(seen[kind])
+            return True, f"the gate: {k} {case_word(k)} {kind} ({seen[kind][0][1]})"
     if "improved" in seen:
         pct, n = min(seen["improved"])
-        return False, (f"the gate passes; {len(seen['improved'])} cases fewer instructions "
-                       f"(most: {n} {pct:+.1f}%)")
+        k = len(seen["improved"])
+        return False, f"the gate passes; {k} {case_word(k)} with fewer instructions (most: {n} {pct:+.1f}%)"
     return False, f"the gate passes: no case moved by more than {threshold:g}%"
 
 
