@@ -370,18 +370,16 @@ def cmd_report(args, build=None, context=None):
     if not files:
         die(f"no counts in {build} (run `./lab coverage` first)")
     known = load_expected()
-    stale = stale_expected(known)
-    for rel, text in stale:
-        print(f"coverage: stale entry in tools/coverage_expected.txt: {rel} has no line '{text}'")
     cpu_entries = load_expected_cpu()
-    cpu_stale = stale_expected({(rel, text): why for (_, rel, text), why in cpu_entries.items()})
-    for rel, text in cpu_stale:
-        print(f"coverage: stale entry in tools/coverage_expected_cpu.txt: {rel} has no line '{text}'")
-    stale += cpu_stale
+    stale = []
+    for path, entries in ((EXPECTED, known), (EXPECTED_CPU, {k[1:]: w for k, w in cpu_entries.items()})):
+        for rel, text in stale_expected(entries):
+            print(f"coverage: stale entry in {os.path.relpath(path, ROOT)}: {rel} has no line '{text}'")
+            stale.append((rel, text))
     features = cpu_features(build)
     if features is None:
         print(f"coverage: warning: could not read this CPU's features from {build}/nnuelab_list; "
-              "no entry of tools/coverage_expected_cpu.txt is applied")
+              f"no entry of {os.path.relpath(EXPECTED_CPU, ROOT)} is applied")
         applied = {}
     else:
         applied = applying(cpu_entries, features)
