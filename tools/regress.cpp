@@ -358,11 +358,12 @@ void add_octav(Cases& out) {
   for (const std::string kind : {"gaussian", "sparse"}) {
     auto t = std::make_shared<octav_tensors::Tensor>(
         octav_tensors::synthetic(kind, kOctavN * kInputs, seed_of("octav/" + kind)));
+    const auto x = [t](int j) { return t->x.data() + std::size_t(j) * kOctavN; };  // input j
     const std::string shape = std::to_string(kOctavN), density = kind == "gaussian" ? "dense:100" : "byte:10";
     auto sums = std::make_shared<octav_step::Sums>();
     out.push_back({case_name("octav_step/scalar/reference", shape, density), [=]() -> Call {
                      return [=](int j) {
-                       const auto r = ref::octav_step(t->x.data() + std::size_t(j) * kOctavN, kOctavN, kStepS);
+                       const auto r = ref::octav_step(x(j), kOctavN, kStepS);
                        sums->count_above += r.count_above;  // kept, so the call is not dropped
                      };
                    }});
@@ -370,14 +371,13 @@ void add_octav(Cases& out) {
       if (!gate_runs(v.info)) continue;
       const auto* vp = &v;
       out.push_back({case_name(v.info.name, shape, density), [=]() -> Call {
-                       return [=](int j) { vp->run(t->x.data() + std::size_t(j) * kOctavN, kOctavN, kStepS, sums.get()); };
+                       return [=](int j) { vp->run(x(j), kOctavN, kStepS, sums.get()); };
                      }});
     }
     if (kind != "gaussian") continue;
     auto q8 = std::make_shared<Buffer<std::int8_t>>(kOctavN);
     auto q16 = std::make_shared<Buffer<std::int16_t>>(kOctavN);
     const std::string s8 = shape + "xi8b8", s16 = shape + "xi16b16";
-    const auto x = [t](int j) { return t->x.data() + std::size_t(j) * kOctavN; };
     out.push_back({case_name("quantize/scalar/reference", s8, density), [=]() -> Call {
                      return [=](int j) { ref::quantize_sym_i8(x(j), kOctavN, 1.0f, 8, q8->data()); };
                    }});
