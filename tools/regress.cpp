@@ -130,6 +130,9 @@ void add_affine(Cases& out) {
   const std::vector<AffineShape> shapes = {
       {{1024, 32}, {DensityKind::kChunk, 15}},
       {{1536, 16}, {DensityKind::kChunk, 15}},
+      // 64 outputs: the widest tiles (AVX2 sparse_lut_i8_tile64's two-register tile, 64
+      // outputs) and the multi-tile loops of every kernel run only at 64 outputs or more.
+      {{1024, 64}, {DensityKind::kChunk, 15}},
       {{32, 32}, {}},
       {{32, 1}, {}},
   };

@@ -746,7 +746,7 @@ def main():
     ap.add_argument("--repetitions", type=int, default=9, help="timing: 9 or more for a meaningful U test")
     ap.add_argument("--min-time", type=float, default=0.01,
                     help="timing: Google Benchmark's minimum time per repetition, before the harness's "
-                         "per-case scaling (default 0.01 s: the report's 521 cases x 9 in about 2.5 minutes)")
+                         "per-case scaling (default 0.01 s: the report's 535 or so cases x 9 in about 2.5 minutes)")
     ap.add_argument("--skip-on-other-toolchain", action="store_true",
                     help="check: exit 77 (skip) when compiler, flags or valgrind differ from the baseline's")
     ap.add_argument("--alpha", type=float, default=0.05, help="timing: U test significance level")
