@@ -41,11 +41,13 @@ using namespace ::nnuelab::octav_step;
       cnt_above += xs::select(hi, one, zero);
       cnt_small += xs::select(lo, one, zero);
     };
-    for (; i + 2 * W <= end; i += 2 * W) {
+    // Bounds fixed before the loops, as in avx2.cpp: no copy of i kept for the next loop.
+    const std::size_t end2w = end - (end - b) % (2 * W), endw = end - (end - b) % W;
+    for (; i < end2w; i += 2 * W) {
       step(B::load_unaligned(x + i), acc0);
       step(B::load_unaligned(x + i + W), acc1);
     }
-    for (; i + W <= end; i += W) step(B::load_unaligned(x + i), acc0);
+    for (; i < endw; i += W) step(B::load_unaligned(x + i), acc0);
     float tail = 0;
     for (; i < end; ++i) {
       const float a = std::fabs(x[i]);

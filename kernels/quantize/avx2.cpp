@@ -32,8 +32,11 @@ void tail(const float* x, std::size_t i, std::size_t n, const Params& p, T* out)
 
 void round_packs_run_i16(const float* x, std::size_t n, const Params& p, std::int16_t* out) {
   const Lanes l(p);
+  // The loop runs to a bound fixed before it (not `i + 16 <= n`), so GCC need not keep a
+  // copy of i for the tail: one instruction fewer per 16 outputs (the instruction gate).
+  const std::size_t whole = n - n % 16;
   std::size_t i = 0;
-  for (; i + 16 <= n; i += 16) {
+  for (; i < whole; i += 16) {
     // packs_epi32 packs per 128-bit lane: qwords a.lo b.lo a.hi b.hi; 0xD8 puts them in order.
     const __m256i v = _mm256_packs_epi32(l.q(x + i), l.q(x + i + 8));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_permute4x64_epi64(v, 0xD8));
@@ -46,8 +49,9 @@ void round_packs_run_i8(const float* x, std::size_t n, const Params& p, std::int
   // After two levels of per-lane packs the dwords hold groups r0lo r1lo r2lo r3lo | r0hi
   // r1hi r2hi r3hi (4 outputs each); this permutation restores 0..31.
   const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  const std::size_t whole = n - n % 32;  // as in the int16 form
   std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
+  for (; i < whole; i += 32) {
     const __m256i a = _mm256_packs_epi32(l.q(x + i), l.q(x + i + 8));
     const __m256i b = _mm256_packs_epi32(l.q(x + i + 16), l.q(x + i + 24));
     const __m256i v = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(a, b), order);
