@@ -5,11 +5,15 @@
 cases matching REGEX and keeps every other count of the baseline as it was; when the
 baseline's CPU is not this machine's, its `cpu` field names both (notes of earlier filtered
 updates kept). Checked on a copy of the baseline with one kept case and the CPU changed by
-hand, and the field's composition on its own. Exit 1 on a failure (each a line
-starting "FAIL  "), 77 without valgrind.
+hand, and the field's composition on its own. Also the toolchain the counts compare
+within: the `simde` field (the -emu cases' counts are SIMDe's code) is read from the
+build's SIMDe header, and a baseline of another SIMDe makes `check --skip-on-other-toolchain`
+skip; an -emu case's row shows "emu" instead of a ratio to the native reference. Exit 1 on
+a failure (each a line starting "FAIL  "), 77 without valgrind.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,5 +61,38 @@ got = R.cpu_after_update(two, "^pool", "C")
 check(got == "A (cases matching _from_list: B; cases matching ^pool: C)",
       f"an update on a third machine adds its note to the others ({got})")
 check(R.cpu_after_update(got, "^x", "D").count("cases matching ") == 3, "and the next one too")
+
+# The SIMDe field: the version from the build's header, the -emu objects' flag, "none"
+# without emulation; and a baseline of another SIMDe is not compared with.
+with tempfile.TemporaryDirectory(prefix="nnuelab-regress-") as d:
+    os.makedirs(os.path.join(d, "simde"))
+    with open(os.path.join(d, "simde", "simde-common.h"), "w") as f:
+        f.write("#define SIMDE_VERSION_MAJOR 1\n#define SIMDE_VERSION_MINOR 2\n#define SIMDE_VERSION_MICRO 3\n")
+    got = R.simde_of({"NNUELAB_SIMDE_INCLUDE": d, "NNUELAB_EMU_OPT": "-O1"})
+    check(got == "SIMDe 1.2.3, emulated objects at '-O1'", f"the SIMDe version is read from the header ({got})")
+    got = R.simde_of({"NNUELAB_SIMDE_INCLUDE": os.path.join(d, "none"), "NNUELAB_EMU_OPT": "-O2"})
+    check(got.startswith("SIMDe unknown"), f"no header: the version is unknown, not made up ({got})")
+    check(R.simde_of({"NNUELAB_EMULATION": "OFF"}) == "none", "a build without emulation has none")
+    env = R.environment(binary)
+    check(meta.get("simde") == env["simde"] and env["simde"].startswith("SIMDe "),
+          f"an update records this build's SIMDe ({meta.get('simde')} / {env['simde']})")
+    other = dict(base, meta=dict(base["meta"], simde="SIMDe 9.9.9, emulated objects at '-O2'"))
+    path = os.path.join(d, "other.json")
+    with open(path, "w") as f:
+        json.dump(other, f)
+    p = subprocess.run(["/usr/bin/python3", regress, "check", "--skip-on-other-toolchain", "--filter", "^crelu16/",
+                        "--baseline", path, "--binary", binary], capture_output=True, text=True)
+    check(p.returncode == 77 and "the baseline's simde is 'SIMDe 9.9.9" in p.stdout,
+          f"a baseline of another SIMDe is skipped, not compared (exit {p.returncode}: {p.stdout[-200:]})")
+cases_here = subprocess.run([binary, "--list"], capture_output=True, text=True, check=True).stdout.split()
+emu = next((c for c in cases_here if "-emu/" in c), None)
+if emu is None:
+    print("skipped: this build has no -emu case (NNUELAB_EMULATION=OFF)")
+else:
+    p = subprocess.run(["/usr/bin/python3", regress, "check", "--filter", "^" + re.escape(emu) + "$",
+                        "--baseline", baseline, "--binary", binary], capture_output=True, text=True)
+    row = next((l for l in p.stdout.splitlines() if l.startswith(emu + " ")), "")
+    check(p.returncode == 0 and row.split()[-2:] == ["emu", "ok"],
+          f"an -emu case is counted and its row says emu, not a ratio ({row!r})")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -116,8 +116,24 @@ def first_line(cmd):
         return "unknown"
 
 
+def simde_of(cache):
+    """The SIMDe the -emu cases were built against, and those objects' optimisation flag:
+    their counts are SIMDe's code, so another SIMDe moves them. "none" for a build without
+    emulation (no -emu case then)."""
+    if cache.get("NNUELAB_EMULATION", "ON").upper() in ("OFF", "0", "FALSE", "NO"):
+        return "none"
+    header = os.path.join(cache.get("NNUELAB_SIMDE_INCLUDE", "/usr/include"), "simde", "simde-common.h")
+    try:
+        with open(header) as f:
+            parts = dict(re.findall(r"#define SIMDE_VERSION_(MAJOR|MINOR|MICRO) (\d+)", f.read()))
+        version = ".".join(parts[k] for k in ("MAJOR", "MINOR", "MICRO"))
+    except (OSError, KeyError):
+        version = "unknown"
+    return f"SIMDe {version}, emulated objects at '{cache.get('NNUELAB_EMU_OPT', '')}'"
+
+
 def environment(binary):
-    """What the counts depend on besides the source: compiler, flags, valgrind, CPU."""
+    """What the counts depend on besides the source: compiler, flags, valgrind, SIMDe, CPU."""
     cache = cmake_cache(os.path.dirname(os.path.abspath(binary)))
     cxx = cache.get("CMAKE_CXX_COMPILER", "c++")
     bt = cache.get("CMAKE_BUILD_TYPE", "")
@@ -131,6 +147,7 @@ def environment(binary):
         "compiler": first_line([cxx, "--version"]),
         "flags": f"{bt} {cache.get('CMAKE_CXX_FLAGS', '')} {cache.get('CMAKE_CXX_FLAGS_' + bt.upper(), '')}".strip(),
         "valgrind": first_line(["valgrind", "--version"]),
+        "simde": simde_of(cache),
         "cpu": cpu,
         "os": first_line(["sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"]),
     }
@@ -173,7 +190,8 @@ def compare(base, now, threshold, filt=None):
     for n in names:
         b, c = base.get(n), now.get(n)
         ref = now.get(reference_of(n))
-        ratio = f"{c / ref:6.2f}" if c is not None and ref else "     -"
+        # An -emu case's ratio would compare SIMDe's emulation with a native reference.
+        ratio = "   emu" if "-emu/" in n else f"{c / ref:6.2f}" if c is not None and ref else "     -"
         verdict, pct = verdict_of(b, c, threshold)
         change = "-" if pct is None else f"{pct:+7.2f}%"
         status = {"new": "NEW (no baseline: reported, not failed)",
@@ -198,6 +216,10 @@ def compare(base, now, threshold, filt=None):
     return [r[0] for r in regressed]
 
 
+# The environment fields counts compare within (the CPU is not one: valgrind's CPUID is).
+TOOLCHAIN = ("compiler", "flags", "valgrind", "simde")
+
+
 def load_baseline(path):
     try:
         with open(path) as f:
@@ -209,9 +231,9 @@ def load_baseline(path):
 def cmd_check(a):
     base = load_baseline(a.baseline)
     if a.skip_on_other_toolchain and base is not None:
-        # CTest: counts of another compiler, flag set (sanitizers) or valgrind are not comparable.
+        # CTest: counts of another compiler, flag set (sanitizers), valgrind or SIMDe are not comparable.
         env, meta = environment(a.binary), base.get("meta", {})
-        for k in ("compiler", "flags", "valgrind"):
+        for k in TOOLCHAIN:
             if meta.get(k, env[k]) != env[k]:
                 print(f"regress: SKIPPED: the baseline's {k} is '{meta[k]}', this build's '{env[k]}' "
                       f"(counts compare only within one toolchain)")
@@ -221,7 +243,7 @@ def cmd_check(a):
         print(f"regress: no baseline at {a.baseline}: every case is new (create it with ./lab regress --update)")
         base = {"meta": {}, "cases": {}}
     env, meta = environment(a.binary), base.get("meta", {})
-    for k in ("compiler", "flags", "valgrind"):
+    for k in TOOLCHAIN:
         if meta.get(k) and meta[k] != env[k]:
             print(f"regress: NOTE the baseline's {k} was '{meta[k]}', this build's is '{env[k]}': "
                   f"counts may move for that reason alone")
@@ -748,7 +770,7 @@ def main():
                     help="timing: Google Benchmark's minimum time per repetition, before the harness's "
                          "per-case scaling (default 0.01 s: the report's 535 or so cases x 9 in about 2.5 minutes)")
     ap.add_argument("--skip-on-other-toolchain", action="store_true",
-                    help="check: exit 77 (skip) when compiler, flags or valgrind differ from the baseline's")
+                    help="check: exit 77 (skip) when compiler, flags, valgrind or SIMDe differ from the baseline's")
     ap.add_argument("--alpha", type=float, default=0.05, help="timing: U test significance level")
     ap.add_argument("--cpu", type=int, default=1, help="timing: the CPU taskset pins to")
     ap.add_argument("--update-baseline", action="store_true",
