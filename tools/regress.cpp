@@ -14,10 +14,11 @@
 // op's scalar reference as `<op>/scalar/reference/<shape>/<density>`. The variants valgrind
 // can run: needing nothing beyond AVX2/BMI/FMA/POPCNT/SSE*, and available() (under valgrind,
 // CPUID reports what valgrind supports). That includes the SIMDe-emulated ones (<isa>-emu:
-// the AVX-512, AVX-VNNI and NEON kernels compiled against SIMDe for this CPU). Their counts
-// are SIMDe's emulation, not the kernel's speed: they stand for its structure (a loop's
-// trips, a path taken, work done twice), which is the kernel's own; a change of intrinsic
-// can move them either way, and is then recorded with its reason.
+// the AVX-512, AVX-VNNI and NEON kernels compiled against SIMDe for plain x86-64, no -m
+// flags, so the same code on every x86 CPU). Their counts are SIMDe's emulation, not the
+// kernel's speed: they stand for its structure (a loop's trips, a path taken, work done
+// twice), which is the kernel's own; a change of intrinsic can move them either way, and
+// is then recorded with its reason.
 //
 // Adding an op = one add_<op>() function below and one line in all_cases().
 //
