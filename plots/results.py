@@ -93,6 +93,11 @@ def parse(name):
     return m.groupdict() if m else None
 
 
+def emulated_isa(isa):
+    """An ISA field naming a SIMDe-emulated build (avx512bw-emu, neon-emu, ...)."""
+    return (isa or "").endswith("-emu")
+
+
 class Result:
     """One benchmark: all its repetitions folded into medians."""
 
@@ -163,7 +168,7 @@ class Result:
     @property
     def emulated(self):
         """SIMDe-emulated: timed only to show it runs, never a speed claim."""
-        return (self.isa or "").endswith("-emu") or self.label == "emulated"
+        return emulated_isa(self.isa) or self.label == "emulated"
 
     @property
     def is_reference(self):

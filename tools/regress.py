@@ -191,7 +191,8 @@ def compare(base, now, threshold, filt=None):
         b, c = base.get(n), now.get(n)
         ref = now.get(reference_of(n))
         # An -emu case's ratio would compare SIMDe's emulation with a native reference.
-        ratio = "   emu" if "-emu/" in n else f"{c / ref:6.2f}" if c is not None and ref else "     -"
+        emulated = R.emulated_isa(n.split("/")[1])
+        ratio = "   emu" if emulated else f"{c / ref:6.2f}" if c is not None and ref else "     -"
         verdict, pct = verdict_of(b, c, threshold)
         change = "-" if pct is None else f"{pct:+7.2f}%"
         status = {"new": "NEW (no baseline: reported, not failed)",
