@@ -274,7 +274,9 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-stopped-") as d:
     text = timing(folder, default, out, "--update-baseline")
     code, text, err = stopped("int", folder, default, out)
     check(code == -signal.SIGINT and re.search(r"timing: \d+ of \d+ benchmarks differ from the time baseline", text),
-          f"int, with a baseline: compared with it ({text[-400:]})")
+          f"int, with a baseline: compared with it ({text[-400:]})" +
+          ("" if os.path.exists(regress.COMPARE_PY) else
+           f" [needs {regress.COMPARE_PY}: apt-get install libbenchmark-tools, as ./lab test does]"))
     # Killed during the noise probe, before any repetition.
     code, text, err = stopped("kill", folder, default, out, lines=0)
     check(code == 0 and "nothing to report" in text and "PARTIAL" not in text,
