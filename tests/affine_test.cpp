@@ -29,6 +29,7 @@ const std::vector<Shape> kShapes = {
     {4, 1},     {31, 3},    {33, 5},    {96, 15},  {100, 17}, {64, 4}, {1, 1},  {2048, 8},
     {256, 160},  // wider than any register budget: several output slabs
     {512, 64}, {64, 192},  // out % 64 == 0: the AVX-512 tile64 forms' only shapes (1 and 3 row registers)
+    {512, 128},  // 8 AVX-512 output registers: the pipelined blocked forms' widest body (run_r<8>) at 512 bits
     {36, 32},  {52, 16},  // hidden widths with chunk counts (9, 13) no accumulator-set count divides
     {256, 48}, {128, 24}, {64, 12},  // 3 or 6 output registers: the pipelined blocked forms' fallback to two passes (every width)
     {252, 32}, {1264, 16},  // 63 and 4 x 64 + 60 chunks: a last bitset word 57-63 chunks long (its 8th byte partial)

@@ -138,6 +138,9 @@ void add_affine(Cases& out) {
       // 64 outputs: the widest tiles (AVX2 sparse_lut_i8_tile64's two-register tile, 64
       // outputs) and the multi-tile loops of every kernel run only at 64 outputs or more.
       {{1024, 64}, {DensityKind::kChunk, 15}},
+      // 128 outputs: the AVX-512 pipelined blocked forms' 8-register body (run_r<8> at 512
+      // bits; the emulated cases count it) and AVX2's slabs of a 16-register shape.
+      {{512, 128}, {DensityKind::kChunk, 15}},
       {{32, 32}, {}},
       {{32, 1}, {}},
   };
