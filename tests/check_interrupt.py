@@ -113,7 +113,7 @@ def killed_by_second(bench, work):
         time.sleep(0.3)
         if p.poll() is not None:
             p.stderr.read()
-            print(f"note  attempt {attempt}: the run ended {p.returncode} within 0.3 s of the first SIGINT "
+            print(f"note  attempt {attempt}: the run ended (exit status {p.returncode}) within 0.3 s of the first SIGINT "
                   "(it came before the first run): again")
             continue
         p.send_signal(signal.SIGINT)
