@@ -305,7 +305,8 @@ inline std::string show(float f) {
 //   static constexpr std::int64_t lo, hi;      the input domain the contract defines
 //   static void reference(const Shape&, const In*, Out*);
 //   static void run(const V&, const Shape&, const In*, Out*, std::uint64_t* bits);
-// and optionally order(v, s) (declared output lane order: ft_output and the activations with *_lanes forms).
+// and optionally order(v, s) (declared output lane order: ft_output, pool_product2 and the
+// activations with *_lanes forms).
 #define NNUELAB_FUZZ_REGISTRY(op)                                                               \
   using V = ::nnuelab::op::Variant;                                                             \
   using Shape = ::nnuelab::op::Shape;                                                           \

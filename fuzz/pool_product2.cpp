@@ -10,6 +10,7 @@ struct Op {
   static Shape shape(nnuelab::fuzz::Source& src) { return {src.length()}; }
   static int outputs(const Shape& s) { return s.n / 2; }
   static void reference(const Shape& s, const V::Input* in, V::Output* out) { nnuelab::ref::pool_product2(in, s.n, out); }
+  static std::vector<int> order(const V& v, const Shape& s) { return nnuelab::pool_product2::output_order(v, s); }
   static void run(const V& v, const Shape& s, const V::Input* in, V::Output* out, std::uint64_t* bits) {
     nnuelab::pool_product2::run(v, s, in, out, bits);
   }

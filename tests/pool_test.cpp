@@ -133,6 +133,71 @@ INSTANTIATE_TEST_SUITE_P(, PoolMax2,
                                                         [](const Max& v, const pool_max2::Shape& s) { return pool_max2::why_unsupported(v, s); })),
                          [](const auto& info) { return case_name(info.param, pool_max2::shape_name); });
 
+// ---- the pairwise ops' lane orders (pool_product2, ft_output: n / 2 output bytes) --------
+
+// Every supported shape's declared order is a permutation of whole 8-byte groups (so whole
+// 4-byte chunks: the bitset of the produced bytes is meaningful), the identity exactly for
+// in-order variants; a runnable permuting variant really permutes, and wherever AVX2 is
+// built the registry declares one. `refused`: a shape the first variant refuses, whose
+// order must throw.
+template <class V, class Shape, class Why, class Order>
+void expect_pairwise_orders(std::span<const V> all, const std::vector<Shape>& shapes, Why why, Order order,
+                            const Shape& refused) {
+  int permuted = 0;
+  for (const V& v : all) {
+    for (const Shape& s : shapes) {
+      if (!why(v, s).empty()) continue;
+      const auto o = order(v, s);
+      ASSERT_EQ(int(o.size()), s.n / 2) << v.info.name;
+      std::vector<int> sorted = o;
+      std::sort(sorted.begin(), sorted.end());
+      for (int i = 0; i < s.n / 2; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
+      bool identity = true;
+      for (int p = 0; p < s.n / 2; ++p) {
+        identity &= o[p] == p;
+        ASSERT_EQ(o[p] % 8, p % 8) << v.info.name << " splits an 8-byte group";
+        ASSERT_EQ(o[p] - o[p - p % 8], p % 8) << v.info.name << " splits an 8-byte group";
+      }
+      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " n=" << s.n;
+      permuted += !identity;
+    }
+  }
+  // What the registry declares, whether or not this CPU runs it.
+  const auto declared = std::count_if(all.begin(), all.end(), [](const V& v) { return !v.canonical_order(); });
+  if (NNUELAB_HAS_avx2) {
+    EXPECT_GT(declared, 0);
+  }
+  const bool runnable = std::any_of(all.begin(), all.end(), [](const V& v) { return v.info.available() && !v.canonical_order(); });
+  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
+  EXPECT_THROW(order(all[0], refused), std::invalid_argument);
+}
+
+// End to end for one pairwise variant at shape s (n inputs, h = n / 2 outputs): the pair
+// (variant, next layer h x 32 prepared with its declared order) is exact through real
+// affine kernels (tests/permuted_pair.h): the bitset consumers, plus dense kernels through
+// the plain run. fill(k, x) draws one input of call k; returns the pairs checked.
+template <class V, class Shape, class Fill, class Ref, class Run>
+int check_pairwise_layout(const V& v, const Shape& s, const std::string& name, std::vector<int> order, Fill fill,
+                          Ref ref, Run run, workloads::Rng& rng, long& total) {
+  const int h = s.n / 2;
+  std::vector<std::int16_t> in(s.n);
+  PermutedPairCheck c;
+  c.producer = name;
+  c.order = std::move(order);
+  c.canonical = v.canonical_order();
+  c.next = {h, 32};
+  c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
+    for (auto& x : in) fill(k, x);
+    ref(s, in.data(), canonical);
+    run(v, s, in.data(), produced, v.writes_bits ? bits : nullptr);
+    if (!v.writes_bits) ref::nnz_chunk_bitset(produced, h, bits);  // what a consumer would scan
+  };
+  c.pick = [](const affine::Variant& av) {
+    return av.run_bits || av.info.name == "affine/avx2/dense_blocked4" || av.info.name == "affine/scalar/dense_rows";
+  };
+  return check_permuted_pairs(c, rng, total);
+}
+
 // ---- pool_product2 (int16 in 0..127) ----------------------------------------------------
 
 using Prod = pool_product2::Variant;
@@ -147,6 +212,8 @@ TEST_P(PoolProduct2, MatchesReferenceOnItsDomain) {
         pool_product2::run(var, sh, in, out, bits);
       },
       s.n / 2);
+  // A *_lanes variant is compared through its own declared order (the registry line's).
+  if (!v->canonical_order()) t.set_output_order(pool_product2::output_order(*v, s));
   // The whole domain: every pair of 0..127 (127 * 127 = 16129, the largest product).
   auto diff = t.check(paired_stream(s.n, all_pairs(range<std::int16_t>(0, 127))), "every pair of 0..127");
   ASSERT_FALSE(diff) << *diff;
@@ -253,40 +320,12 @@ INSTANTIATE_TEST_SUITE_P(, FtOutput,
 // the bitset of the produced bytes is meaningful), the identity exactly for in-order
 // variants, and at least one registered variant really is permuted.
 TEST(FtOutputOrder, DeclaredOrdersArePermutationsOfWholeGroups) {
-  int permuted = 0;
-  for (const Ft& v : ft_output::variants()) {
-    for (const auto& s : ft_shapes()) {
-      if (!ft_output::why_unsupported(v, s).empty()) continue;
-      const auto order = ft_output::output_order(v, s);
-      ASSERT_EQ(int(order.size()), s.n / 2) << v.info.name;
-      std::vector<int> sorted = order;
-      std::sort(sorted.begin(), sorted.end());
-      for (int i = 0; i < s.n / 2; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
-      bool identity = true;
-      for (int p = 0; p < s.n / 2; ++p) {
-        identity &= order[p] == p;
-        ASSERT_EQ(order[p] % 8, p % 8) << v.info.name << " splits an 8-byte group";
-        ASSERT_EQ(order[p] - order[p - p % 8], p % 8) << v.info.name << " splits an 8-byte group";
-      }
-      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " " << ft_output::shape_name(s);
-      permuted += !identity;
-    }
-  }
-  // What the registry declares, whether or not this CPU runs it.
-  const auto all = ft_output::variants();
-  const auto declared = std::count_if(all.begin(), all.end(), [](const Ft& v) { return !v.canonical_order(); });
-  if (NNUELAB_HAS_avx2) {
-    EXPECT_GT(declared, 0);
-  }
-  const bool runnable = std::any_of(all.begin(), all.end(),
-                                    [](const Ft& v) { return v.info.available() && !v.canonical_order(); });
-  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
-  EXPECT_THROW(ft_output::output_order(ft_output::variants()[0], {33, ft_output::Form::kClamp255}), std::invalid_argument);
+  expect_pairwise_orders(ft_output::variants(), ft_shapes(), &ft_output::why_unsupported, &ft_output::output_order,
+                         ft_output::Shape{33, ft_output::Form::kClamp255});
 }
 
 // End to end: (ft_output variant, next layer's prepare) is exact, through real affine
-// kernels (tests/permuted_pair.h): the bitset consumers, plus dense kernels through the
-// plain run. The production shape: 2 x 1024 -> 1024 -> affine 1024 x 32.
+// kernels (check_pairwise_layout). The production shape: 2 x 1024 -> 1024 -> affine 1024 x 32.
 TEST(FtOutputLayout, PermutedActivationAndPreparedNextLayerAreExact) {
   workloads::Rng rng(42);
   int pairs = 0;
@@ -296,26 +335,50 @@ TEST(FtOutputLayout, PermutedActivationAndPreparedNextLayerAreExact) {
     for (auto form : {ft_output::Form::kClamp127, ft_output::Form::kClamp255}) {
       const ft_output::Shape fs{2048, form};
       if (!ft_output::why_unsupported(fv, fs).empty()) continue;
-      const int h = fs.n / 2;
-      std::vector<std::int16_t> acc(fs.n);
-      PermutedPairCheck c;
-      c.producer = fv.info.name + " " + ft_output::shape_name(fs);
-      c.order = ft_output::output_order(fv, fs);
-      c.canonical = fv.canonical_order();
-      c.next = {h, 32};
-      c.produce = [&](int k, std::uint8_t* canonical, std::uint8_t* produced, std::uint64_t* bits) {
-        for (auto& x : acc) x = std::int16_t(k % 3 == 2 ? rng.uniform(INT16_MIN, INT16_MAX) : rng.uniform(-600, 600));
-        ref_ft(fs, acc.data(), canonical);
-        ft_output::run(fv, fs, acc.data(), produced, fv.writes_bits ? bits : nullptr);
-        if (!fv.writes_bits) ref::nnz_chunk_bitset(produced, h, bits);  // what a consumer would scan
-      };
-      c.pick = [](const affine::Variant& av) {
-        return av.run_bits || av.info.name == "affine/avx2/dense_blocked4" || av.info.name == "affine/scalar/dense_rows";
-      };
-      pairs += check_permuted_pairs(c, rng, total);
+      pairs += check_pairwise_layout(
+          fv, fs, fv.info.name + " " + ft_output::shape_name(fs), ft_output::output_order(fv, fs),
+          [&](int k, std::int16_t& x) { x = std::int16_t(k % 3 == 2 ? rng.uniform(INT16_MIN, INT16_MAX) : rng.uniform(-600, 600)); },
+          &ref_ft,
+          [](const Ft& v, const ft_output::Shape& sh, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) {
+            ft_output::run(v, sh, in, out, bits);
+          },
+          rng, total);
     }
   }
   EXPECT_GT(pairs, 0);
+  EXPECT_GE(total, kMinOutputsPerTest);
+}
+
+// The same two checks for pool_product2's *_lanes forms (inputs in its domain, 0..127,
+// every third call mostly zeros).
+TEST(PoolProduct2Order, DeclaredOrdersArePermutationsOfWholeGroups) {
+  expect_pairwise_orders(pool_product2::variants(), product_shapes(), &pool_product2::why_unsupported,
+                         &pool_product2::output_order, pool_product2::Shape{33});
+}
+
+TEST(PoolProduct2Layout, PermutedActivationAndPreparedNextLayerAreExact) {
+  workloads::Rng rng(43);
+  int pairs = 0, permuted = 0;
+  long total = 0;
+  const pool_product2::Shape s{2048};
+  for (const Prod& v : pool_product2::variants()) {
+    if (!v.info.available() || !pool_product2::why_unsupported(v, s).empty()) continue;
+    const int n = check_pairwise_layout(
+        v, s, v.info.name + " " + pool_product2::shape_name(s), pool_product2::output_order(v, s),
+        [&](int k, std::int16_t& x) { x = std::int16_t(k % 3 == 2 && rng.uniform(0, 3) ? 0 : rng.uniform(0, 127)); },
+        [](const pool_product2::Shape& sh, const std::int16_t* in, std::uint8_t* out) { ref::pool_product2(in, sh.n, out); },
+        [](const Prod& var, const pool_product2::Shape& sh, const std::int16_t* in, std::uint8_t* out, std::uint64_t* bits) {
+          pool_product2::run(var, sh, in, out, bits);
+        },
+        rng, total);
+    pairs += n;
+    if (!v.canonical_order()) permuted += n;
+  }
+  EXPECT_GT(pairs, 0);
+  const auto all = pool_product2::variants();
+  if (std::any_of(all.begin(), all.end(), [](const Prod& v) { return v.info.available() && !v.canonical_order(); })) {
+    EXPECT_GT(permuted, 0);
+  }
   EXPECT_GE(total, kMinOutputsPerTest);
 }
 

@@ -13,6 +13,8 @@ static const char* step_supports(const Shape& s) {
 
 const char* mullo_srli_packus_permute_supports(const Shape& s) { return step_supports(s); }
 const char* mullo_srli_packus_permute_bits_supports(const Shape& s) { return step_supports(s); }
+const char* mullo_srli_packus_lanes_supports(const Shape& s) { return step_supports(s); }
+const char* mullo_srli_packus_lanes_bits_supports(const Shape& s) { return step_supports(s); }
 
 void mullo_srli_packus_permute_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t*) {
   pairwise::words_pairwise<pairwise::V256, Product::kMul7, /*unlace=*/true, /*kBits=*/false>(input, s.n, output, nullptr);
@@ -20,6 +22,17 @@ void mullo_srli_packus_permute_run(const Shape& s, const std::int16_t* input, st
 
 void mullo_srli_packus_permute_bits_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
   pairwise::words_pairwise<pairwise::V256, Product::kMul7, /*unlace=*/true, /*kBits=*/true>(input, s.n, output, bits);
+}
+
+// Without the permute: the bytes stay in packus' per-lane order (2 lanes, declared by the
+// registry line), which the next layer's prepare absorbs; the bitset is that of the bytes
+// as stored.
+void mullo_srli_packus_lanes_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t*) {
+  pairwise::words_pairwise<pairwise::V256, Product::kMul7, /*unlace=*/false, /*kBits=*/false>(input, s.n, output, nullptr);
+}
+
+void mullo_srli_packus_lanes_bits_run(const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
+  pairwise::words_pairwise<pairwise::V256, Product::kMul7, /*unlace=*/false, /*kBits=*/true>(input, s.n, output, bits);
 }
 
 }  // namespace nnuelab::NNUELAB_ISA_NS::pool_product2

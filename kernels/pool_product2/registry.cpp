@@ -2,9 +2,12 @@
 
 #include <vector>
 
+#include "kernels/common/lane_order.h"
+
 #define NNUELAB_REGISTRY_OP pool_product2
 #define NNUELAB_REGISTRY_LIST "kernels/pool_product2/pool_product2.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_POOL_PRODUCT2_KERNEL
+#define NNUELAB_REGISTRY_LANES  // NNUELAB_VARIANT_LANES lines: packus lane counts
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::pool_product2 {
@@ -17,6 +20,11 @@ std::string why_unsupported(const Variant& v, const Shape& s) {
 
 void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
   run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name(s));
+}
+
+std::vector<int> output_order(const Variant& v, const Shape& s) {
+  // A supported shape is a whole number of steps, and a step is one lane block.
+  return checked_output_order(v, s, why_unsupported, shape_name, [&](int lanes) { return packus_lane_order(lanes, s.n / 2); });
 }
 
 }  // namespace nnuelab::pool_product2
