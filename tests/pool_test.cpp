@@ -316,9 +316,7 @@ INSTANTIATE_TEST_SUITE_P(, FtOutput,
                                                         [](const Ft& v, const ft_output::Shape& s) { return ft_output::why_unsupported(v, s); })),
                          [](const auto& info) { return case_name(info.param, ft_output::shape_name); });
 
-// The declared order is a permutation of whole 8-byte groups (so whole 4-byte chunks:
-// the bitset of the produced bytes is meaningful), the identity exactly for in-order
-// variants, and at least one registered variant really is permuted.
+// The declared orders: permutations of whole 8-byte groups (expect_pairwise_orders).
 TEST(FtOutputOrder, DeclaredOrdersArePermutationsOfWholeGroups) {
   expect_pairwise_orders(ft_output::variants(), ft_shapes(), &ft_output::why_unsupported, &ft_output::output_order,
                          ft_output::Shape{33, ft_output::Form::kClamp255});
