@@ -43,15 +43,7 @@
 #include "workloads/engine.h"
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
-
-// GCC defines __SANITIZE_ADDRESS__ under ASan; clang (before 15) answers __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define NNUELAB_UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NNUELAB_UNDER_ASAN 1
-#endif
-#endif
+#include "tests/support.h"
 
 namespace nnuelab::test {
 namespace {

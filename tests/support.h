@@ -11,6 +11,15 @@
 
 #include "kernels/common/variant.h"
 
+// GCC defines __SANITIZE_ADDRESS__ under ASan; clang (before 15) answers __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define NNUELAB_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NNUELAB_UNDER_ASAN 1
+#endif
+#endif
+
 namespace nnuelab::test {
 
 // Variants a suite is instantiated over: the registry (or the forced variant). A bad
