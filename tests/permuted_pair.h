@@ -7,7 +7,8 @@
 // producer, the same bytes against the unpermuted W must differ at least once (so the
 // check sees the permutation and cannot pass by the order being ignored).
 // expect_declared_orders and expect_permuted_layouts run both kinds of check over a whole
-// activation registry (crelu16, crelu32, sqr_crelu32, crelu32_pair).
+// activation registry (crelu16, crelu32, sqr_crelu32, crelu32_pair); expect_lane_orders is
+// the order check itself, shared with the pairwise ops.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -91,17 +92,22 @@ inline int check_permuted_pairs(const PermutedPairCheck& c, workloads::Rng& rng,
 
 // ---- the activations' *_lanes forms ------------------------------------------------------
 
-// Every supported shape's declared order is a permutation that moves whole 4-byte chunks
-// and keeps each of the `halves` output blocks in place (crelu32_pair: 2); the identity
-// exactly for in-order variants; a runnable *_lanes variant really permutes.
-template <class V, class Shapes, class Why, class Order>
-void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, int halves) {
+// Every supported shape's declared order (out_bytes(s) positions) is a permutation that
+// moves whole `group`-byte groups, each kept contiguous and aligned (so the bitset of the
+// produced 4-byte chunks stays meaningful), and keeps each of its `blocks` equal blocks in
+// place (crelu32_pair: its two halves); the identity exactly for in-order variants. A
+// runnable variant with a declared order really permutes, and wherever AVX2 is built the
+// registry declares one. Used for the activations (4-byte chunks of halves x n bytes) and
+// the pairwise ops (8-byte groups of n / 2 bytes, tests/pool_test.cpp).
+template <class V, class Shapes, class Why, class Order, class OutBytes>
+void expect_lane_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, OutBytes out_bytes,
+                        int group, int blocks) {
   int permuted = 0;
   for (const V& v : all) {
     for (const auto& s : shapes) {
       if (!why(v, s).empty()) continue;
       const std::vector<int> o = order(v, s);
-      const int bytes = halves * s.n;
+      const int bytes = out_bytes(s), block = bytes / blocks;
       ASSERT_EQ(int(o.size()), bytes) << v.info.name;
       std::vector<int> sorted = o;
       std::sort(sorted.begin(), sorted.end());
@@ -109,18 +115,28 @@ void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why wh
       bool identity = true;
       for (int p = 0; p < bytes; ++p) {
         identity &= o[p] == p;
-        ASSERT_EQ(o[p] % 4, p % 4) << v.info.name << " splits a 4-byte chunk";
-        ASSERT_EQ(o[p] / s.n, p / s.n) << v.info.name << " moves a byte across the halves";
+        ASSERT_EQ(o[p] % group, p % group) << v.info.name << " splits a " << group << "-byte group";
+        ASSERT_EQ(o[p] - o[p - p % group], p % group) << v.info.name << " splits a " << group << "-byte group";
+        ASSERT_EQ(o[p] / block, p / block) << v.info.name << " moves a byte across its " << blocks << " blocks";
       }
-      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " n=" << s.n;
+      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " " << bytes << " bytes";
       permuted += !identity;
     }
   }
   const bool runnable = std::any_of(all.begin(), all.end(), [&](const V& v) { return v.info.available() && !v.canonical_order(); });
   EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
   if (NNUELAB_HAS_avx2) {
-    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const V& v) { return !v.canonical_order(); }));
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const V& v) { return !v.canonical_order(); }))
+        << "no variant declares a lane order where AVX2 is built";
   }
+}
+
+// The int32/int16 activations: halves x n output bytes, in whole 4-byte chunks (group 4;
+// crelu16's qword permutes pass 8), each half kept in place.
+template <class V, class Shapes, class Why, class Order>
+void expect_declared_orders(std::span<const V> all, const Shapes& shapes, Why why, Order order, int halves,
+                            int group = 4) {
+  expect_lane_orders(all, shapes, why, order, [halves](const auto& s) { return halves * s.n; }, group, halves);
 }
 
 // End to end: (activation variant, next layer's prepare) is exact through every affine

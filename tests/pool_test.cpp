@@ -135,40 +135,13 @@ INSTANTIATE_TEST_SUITE_P(, PoolMax2,
 
 // ---- the pairwise ops' lane orders (pool_product2, ft_output: n / 2 output bytes) --------
 
-// Every supported shape's declared order is a permutation of whole 8-byte groups (so whole
-// 4-byte chunks: the bitset of the produced bytes is meaningful), the identity exactly for
-// in-order variants; a runnable permuting variant really permutes, and wherever AVX2 is
-// built the registry declares one. `refused`: a shape the first variant refuses, whose
-// order must throw.
+// The declared orders of n / 2 output bytes: permutations of whole 8-byte groups
+// (expect_lane_orders, tests/permuted_pair.h); `refused`, a shape the first variant refuses,
+// must make the order throw.
 template <class V, class Shape, class Why, class Order>
 void expect_pairwise_orders(std::span<const V> all, const std::vector<Shape>& shapes, Why why, Order order,
                             const Shape& refused) {
-  int permuted = 0;
-  for (const V& v : all) {
-    for (const Shape& s : shapes) {
-      if (!why(v, s).empty()) continue;
-      const auto o = order(v, s);
-      ASSERT_EQ(int(o.size()), s.n / 2) << v.info.name;
-      std::vector<int> sorted = o;
-      std::sort(sorted.begin(), sorted.end());
-      for (int i = 0; i < s.n / 2; ++i) ASSERT_EQ(sorted[i], i) << v.info.name << " is not a permutation";
-      bool identity = true;
-      for (int p = 0; p < s.n / 2; ++p) {
-        identity &= o[p] == p;
-        ASSERT_EQ(o[p] % 8, p % 8) << v.info.name << " splits an 8-byte group";
-        ASSERT_EQ(o[p] - o[p - p % 8], p % 8) << v.info.name << " splits an 8-byte group";
-      }
-      EXPECT_EQ(identity, v.canonical_order()) << v.info.name << " n=" << s.n;
-      permuted += !identity;
-    }
-  }
-  // What the registry declares, whether or not this CPU runs it.
-  const auto declared = std::count_if(all.begin(), all.end(), [](const V& v) { return !v.canonical_order(); });
-  if (NNUELAB_HAS_avx2) {
-    EXPECT_GT(declared, 0);
-  }
-  const bool runnable = std::any_of(all.begin(), all.end(), [](const V& v) { return v.info.available() && !v.canonical_order(); });
-  EXPECT_EQ(permuted > 0, runnable) << "a runnable variant with a declared lane order must produce a non-identity order";
+  expect_lane_orders(all, shapes, why, order, [](const Shape& s) { return s.n / 2; }, 8, 1);
   EXPECT_THROW(order(all[0], refused), std::invalid_argument);
 }
 
