@@ -85,7 +85,8 @@ endif()
 # ft_refresh form's inner loop (load, vpaddw, store, add, cmp, jg: 23 bytes) landed across a
 # 64-byte line in the 2026-12-03 build and ran 1.6x slower on the Zen 3 than the same
 # instructions aligned (1,440 against 880 ns per 1024x30 call with L2-hot rows), which
-# made the register-tiled form look 1.8x faster than it is beside it (docs/findings/zen3.md).
+# made the register-tiled form look 1.7x faster than naive there, against 1.2x with the
+# loops aligned (docs/findings/zen3.md).
 # Aligned to 32, a loop of up to 32 bytes stays on one line. The cost: a few nops before
 # each loop, run once per entry (the gate counts them). -DNNUELAB_LOOP_ALIGN=OFF turns it
 # off (nnuelab_cxx_flags in the benchmark context says which build a result came from).
