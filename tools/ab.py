@@ -1,0 +1,340 @@
+#!/usr/bin/python3
+"""./lab ab: two revisions' benchmarks timed in turns on this machine.
+
+On a shared VM the time of one call drifts by tens of percent over an hour (the guest's
+placement, the host's load: docs/findings/). Two bench runs made minutes apart therefore
+cannot tell a change of a few percent from the drift. Timing the two builds in turns,
+A then B, then B then A, ..., each run pinned to the same CPU, and comparing each turn's
+B with the same turn's A cancels what drifts slower than a turn.
+
+  run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--min-time S]
+      [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
+  report RESULT.json [--threshold PCT] [--fail-on-slower]
+
+A revision is anything `git rev-parse` takes (a commit, HEAD~3, a branch, a tag), or '.'
+for the working tree as it is (uncommitted changes too), built in build/default. A
+commit's tree is exported with `git archive` to build/ab/<commit>/ and its bench built
+there with the default preset; the copy is kept, so comparing against the same commit
+again builds nothing. The same revision twice (`./lab ab HEAD HEAD`) runs one binary in
+both roles: the comparison's own noise floor.
+
+Per benchmark: each side's median over the turns of its turn medians (ns per call) and
+their range; the ratio B/A as the median of the turns' paired ratios; how many turns B
+took longer; and Wilcoxon's signed-rank test on the turns' log ratios (scipy), whose
+p-value says how likely so consistent a difference is from noise alone. The verdict is
+"B slower" or "B faster" when p < 0.05 and the ratio is off 1 by more than --threshold
+(default 1%), else "same" (a difference smaller than the threshold, or one the turns
+do not agree on). Six turns is the least with which the test can reach p < 0.05.
+--fail-on-slower: exit 1 when some benchmark is "B slower" (`git bisect run`); a bad
+argument, revision, build or file exits 2.
+Results: results/<host>-ab-<time>.json (every turn's times; `report` reads it again).
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+from results import ResultError, base_name, load  # noqa: E402
+
+AB_DIR = os.path.join(ROOT, "build", "ab")
+BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
+MIN_TURNS_FOR_TEST = 6
+P_LEVEL = 0.05
+
+
+class AbError(Exception):
+    """A bad argument, revision or build; the message says which, no traceback."""
+
+
+def say(msg):
+    print(f"\033[1m[ab]\033[0m {msg}", file=sys.stderr, flush=True)
+
+
+def git(*args):
+    p = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise AbError(f"git {' '.join(args)}: {p.stderr.strip() or 'failed'}")
+    return p.stdout.strip()
+
+
+def resolve(rev):
+    """(label, commit or None for the working tree, source directory of its build)."""
+    if rev == ".":
+        dirty = git("status", "--porcelain", "--untracked-files=no")
+        return (f". (working tree at {git('rev-parse', '--short', 'HEAD')}{', modified' if dirty else ''})",
+                None, ROOT)
+    try:
+        sha = git("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except AbError:
+        sha = ""
+    if not re.fullmatch(r"[0-9a-f]{40}", sha):
+        raise AbError(f"'{rev}' is not a revision of this repository (a commit, branch, tag, "
+                      "HEAD~N, or '.' for the working tree)")
+    return f"{rev} ({sha[:10]})", sha, os.path.join(AB_DIR, sha)
+
+
+def run_logged(cmd, cwd, log, what):
+    with open(log, "a") as f:
+        f.write(f"$ {' '.join(cmd)}\n")
+        f.flush()
+        p = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        with open(log) as f:
+            tail = [ln for ln in f.read().splitlines() if not re.match(r"^\[\d+/\d+\] ", ln)][-30:]
+        print("\n".join(tail), file=sys.stderr)
+        raise AbError(f"{what} failed; full log: {log}")
+
+
+def build(sha, src, jobs):
+    """Builds nnuelab_bench of a commit's exported tree (or of the working tree); returns
+    the binary's path."""
+    if sha is not None and not os.path.isfile(os.path.join(src, "CMakePresets.json")):
+        os.makedirs(src, exist_ok=True)
+        say(f"exporting {sha[:10]} to {os.path.relpath(src, ROOT)}")
+        archive = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", sha],
+                                 capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+    log = os.path.join(src, "build", "ab-build.log") if sha else os.path.join(ROOT, "build", "ab-worktree-build.log")
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    open(log, "w").close()
+    if not os.path.isfile(os.path.join(src, "build", "default", "CMakeCache.txt")):
+        say(f"configuring {os.path.relpath(src, ROOT) or '.'} (default preset)")
+        run_logged(["cmake", "--preset", "default"], src, log, "configuring")
+    say(f"building nnuelab_bench of {sha[:10] if sha else 'the working tree'}")
+    run_logged(["cmake", "--build", "--preset", "default", "-j", str(jobs), "--target", "nnuelab_bench"],
+               src, log, "building")
+    return os.path.join(src, BENCH)
+
+
+def pinned(cmd, pin):
+    if pin and subprocess.run(["taskset", "-c", "1", "true"], capture_output=True).returncode == 0:
+        return ["taskset", "-c", "1", *cmd]
+    if pin:
+        say("not pinned (no taskset or no CPU 1)")
+    return cmd
+
+
+def turn_times(path):
+    """{benchmark: median ns per call of this run's repetitions} of one bench JSON."""
+    out = {}
+    for r in load(path):
+        if r.error is None and r.times:
+            out[base_name(r.name)] = r.time
+    return out
+
+
+def run(args):
+    if args.turns < 1 or args.repetitions < 1:
+        raise AbError("--turns and --repetitions take whole numbers >= 1")
+    if args.min_time <= 0:
+        raise AbError("--min-time takes seconds > 0")
+    if args.scrub is not None and args.scrub < 0:
+        raise AbError("--scrub takes a number of branches >= 0")
+    try:
+        re.compile(args.filter)
+    except re.error as e:
+        raise AbError(f"--filter '{args.filter}' is not a regular expression: {e}")
+    sides = [resolve(args.rev_a), resolve(args.rev_b)]
+    if args.turns < MIN_TURNS_FOR_TEST:
+        say(f"{args.turns} turns: fewer than {MIN_TURNS_FOR_TEST}, so no difference can be called (p stays >= {P_LEVEL})")
+    jobs = os.cpu_count() or 2
+    binaries = {}
+    for label, sha, src in sides:
+        if src not in binaries:
+            binaries[src] = build(sha, src, jobs)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    work = os.path.join(AB_DIR, "runs", stamp)
+    os.makedirs(work, exist_ok=True)
+    env = dict(os.environ)
+    # Both sides read the same data and traces (a copy's compiled-in default would be the
+    # copy's own results/traces, which ./lab trace never wrote).
+    env.setdefault("NNUELAB_DATA", os.path.join(ROOT, "..", "shared", "data"))
+    env.setdefault("NNUELAB_TRACES", os.path.join(ROOT, "results", "traces"))
+    flags = [f"--benchmark_filter={args.filter}", f"--benchmark_min_time={args.min_time}",
+             f"--benchmark_repetitions={args.repetitions}", "--benchmark_enable_random_interleaving=true",
+             "--benchmark_out_format=json"]
+    if args.full:
+        flags.append("--grid=full")
+    if args.scrub is not None:
+        flags.append(f"--scrub={args.scrub}")
+    turns = {"A": [], "B": []}
+    say(f"{args.turns} turns of A = {sides[0][0]} and B = {sides[1][0]}, order alternating; runs in {os.path.relpath(work, ROOT)}")
+    try:
+        for t in range(args.turns):
+            for side in ("AB" if t % 2 == 0 else "BA"):
+                label, sha, src = sides[0 if side == "A" else 1]
+                out = os.path.join(work, f"{side}-{t + 1}.json")
+                p = subprocess.run(pinned([binaries[src], *flags, f"--benchmark_out={out}"], not args.no_pin),
+                                   cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                if p.returncode != 0:
+                    raise AbError(f"the bench of {side} ({label}) failed in turn {t + 1} (exit {p.returncode}): "
+                                  f"{p.stderr.strip()[-400:]}")
+                times = turn_times(out)
+                if not times:
+                    raise AbError(f"--filter '{args.filter}' matches no benchmark {side} ({label}) can run")
+                turns[side].append(times)
+            say(f"turn {t + 1}/{args.turns} done")
+    except KeyboardInterrupt:
+        say(f"interrupted: reporting the {min(len(turns['A']), len(turns['B']))} complete turns")
+    n = min(len(turns["A"]), len(turns["B"]))
+    turns = {"A": turns["A"][:n], "B": turns["B"][:n]}
+    if n == 0:
+        raise AbError("no complete turn")
+    result = {
+        "kind": "nnuelab-ab",
+        "host": socket.gethostname(),
+        "cpu": cpu_model(),
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "A": sides[0][0], "B": sides[1][0],
+        "commit_A": sides[0][1], "commit_B": sides[1][1],
+        "filter": args.filter, "repetitions": args.repetitions, "min_time": args.min_time,
+        "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": not args.no_pin,
+        "turns": turns,
+    }
+    out = args.out or os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-{stamp}.json")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+    rows = print_report(result, args.threshold)
+    say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
+    return slower_exit(rows, args)
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "?"
+
+
+def wilcoxon_p(log_ratios):
+    """Two-sided p of Wilcoxon's signed-rank test that the log ratios centre on 0; 1.0
+    when every turn is equal, None without scipy."""
+    if all(x == 0 for x in log_ratios):
+        return 1.0
+    try:
+        from scipy.stats import wilcoxon
+    except ImportError:
+        return None
+    return float(wilcoxon(log_ratios).pvalue)
+
+
+def compare(a_turns, b_turns, threshold_pct):
+    """One row per benchmark timed in every turn of both sides: medians, ranges, the
+    paired ratio, p and the verdict; then the names timed on one side only."""
+    names_a = set.intersection(*(set(t) for t in a_turns))
+    names_b = set.intersection(*(set(t) for t in b_turns))
+    rows = []
+    for name in sorted(names_a & names_b):
+        a = [t[name] for t in a_turns]
+        b = [t[name] for t in b_turns]
+        ratios = [y / x for x, y in zip(a, b) if x > 0]
+        if len(ratios) != len(a):
+            continue
+        ratio = statistics.median(ratios)
+        p = wilcoxon_p([math.log(r) for r in ratios])
+        if p is not None and p < P_LEVEL and abs(ratio - 1) * 100 > threshold_pct:
+            verdict = "B slower" if ratio > 1 else "B faster"
+        else:
+            verdict = "same"
+        rows.append({"name": name, "a": statistics.median(a), "a_range": (min(a), max(a)),
+                     "b": statistics.median(b), "b_range": (min(b), max(b)), "ratio": ratio,
+                     "b_longer": sum(r > 1 for r in ratios), "turns": len(ratios), "p": p,
+                     "verdict": verdict})
+    every = set().union(*a_turns, *b_turns)
+    only = sorted(every - (names_a & names_b))
+    return rows, only
+
+
+def print_report(result, threshold_pct):
+    turns = result["turns"]
+    rows, only = compare(turns["A"], turns["B"], threshold_pct)
+    print(f"A: {result['A']}\nB: {result['B']}")
+    print(f"CPU: {result.get('cpu', '?')}  {len(turns['A'])} turns, {result['repetitions']} repetitions of "
+          f"{result['min_time']} s each, grid {result['grid']}, scrub {result['scrub'] or 0}, "
+          f"{'pinned to CPU 1' if result['pinned'] else 'not pinned'}, {result['date']}")
+    print(f"times: median over the turns of each turn's median, ns per call [fastest-slowest turn]; "
+          f"B/A: median of the turns' paired ratios; verdict at p < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%")
+    w = max([len(r["name"]) for r in rows] + [9])
+    print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} {'p':>7}  verdict")
+    for r in rows:
+        rng = lambda lo_hi: f"[{lo_hi[0]:.1f}-{lo_hi[1]:.1f}]"  # noqa: E731
+        p = "n/a" if r["p"] is None else f"{r['p']:.3f}"
+        print(f"{r['name']:{w}} {r['a']:9.1f} {rng(r['a_range']):>17} {r['b']:9.1f} {rng(r['b_range']):>17} "
+              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {p:>7}  {r['verdict']}")
+    for name in only:
+        print(f"{name:{w}} timed on one side only or not in every turn (a benchmark one revision lacks)")
+    if not rows:
+        print("no benchmark timed in every turn of both sides")
+    if any(r["p"] is None for r in rows):
+        print("p n/a: scipy is missing (Debian's python3-scipy; ./lab installs it)")
+    return rows
+
+
+def report(args):
+    try:
+        with open(args.result) as f:
+            result = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise AbError(f"{args.result}: cannot read an ab result ({e})")
+    if not isinstance(result, dict) or result.get("kind") != "nnuelab-ab":
+        raise AbError(f"{args.result}: not a result of ./lab ab")
+    if not result["turns"]["A"]:
+        raise AbError(f"{args.result}: no turns")
+    return slower_exit(print_report(result, args.threshold), args)
+
+
+def slower_exit(rows, args):
+    """--fail-on-slower: 1 when some benchmark's verdict is "B slower" (for `git bisect run`
+    and scripts), else 0."""
+    slower = [r["name"] for r in rows if r["verdict"] == "B slower"]
+    if args.fail_on_slower and slower:
+        say(f"B slower: {', '.join(slower)}")
+        return 1
+    return 0
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="./lab ab", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="mode", required=True)
+    r = sub.add_parser("run", prog="./lab ab")
+    r.add_argument("rev_a")
+    r.add_argument("rev_b")
+    r.add_argument("--filter", required=True, help="the benchmarks to compare (as ./lab bench --filter)")
+    r.add_argument("--turns", type=int, default=10)
+    r.add_argument("--repetitions", type=int, default=3)
+    r.add_argument("--min-time", type=float, default=0.1)
+    r.add_argument("--scrub", type=int)
+    r.add_argument("--full", action="store_true")
+    r.add_argument("--threshold", type=float, default=1.0)
+    r.add_argument("--no-pin", action="store_true")
+    r.add_argument("--out")
+    r.add_argument("--fail-on-slower", action="store_true")
+    q = sub.add_parser("report", prog="./lab ab report")
+    q.add_argument("result")
+    q.add_argument("--threshold", type=float, default=1.0)
+    q.add_argument("--fail-on-slower", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        if args.threshold < 0:
+            raise AbError("--threshold takes a percentage >= 0")
+        return run(args) if args.mode == "run" else report(args)
+    except (AbError, ResultError) as e:
+        print(f"ab: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
