@@ -8,9 +8,10 @@ with noise of +-3% around it (B slower), the same cut 10% (B faster), equal turn
 p = 1), a difference of 0.5% in every turn (under the 1% threshold: same), a doubling in
 only 5 turns (too few for p < 0.05: same), turns that disagree (half slower, half faster:
 same), a benchmark one side lacks (listed, not compared); a bench JSON's repetitions read
-as their median under the name without Google Benchmark's suffixes; the result file read
-again by `report` (--fail-on-slower: exit 1 on a slower B only); bad revisions, arguments and files exit 2 with a message. The runs
-themselves (exporting, building, timing) take minutes and are not run here.
+as their fastest or their median under the name without Google Benchmark's suffixes; the
+result file read again by `report` (--fail-on-slower: exit 1 on a slower B only); bad
+revisions, arguments and files exit 2 with a message. The runs themselves (exporting,
+building, timing) take minutes and are not run here.
 """
 import json
 import os
@@ -80,8 +81,10 @@ def main():
         path = os.path.join(tmp, "turn.json")
         with open(path, "w") as f:
             json.dump(bench, f)
-        got = ab.turn_times(path)
+        got = ab.turn_times(path, "median")
         check(got == {name: 90.0}, f"a bench run's repetitions read as their median under the plain name: {got}")
+        got = ab.turn_times(path)
+        check(got == {name: 70.0}, f"... or as their fastest (--per-turn min, the default): {got}")
 
         a, b = turns(8, 50.0, 1.2, 0.02, 7)
         result = {"kind": "nnuelab-ab", "cpu": "Fixture CPU", "date": "2026-12-04T00:00:00", "A": "a (1)", "B": "b (2)",

@@ -7,7 +7,7 @@ cannot tell a change of a few percent from the drift. Timing the two builds in t
 A then B, then B then A, ..., each run pinned to the same CPU, and comparing each turn's
 B with the same turn's A cancels what drifts slower than a turn.
 
-  run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--min-time S]
+  run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--per-turn min|median] [--min-time S]
       [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
   report RESULT.json [--threshold PCT] [--fail-on-slower]
 
@@ -18,7 +18,11 @@ there with the default preset; the copy is kept, so comparing against the same c
 again builds nothing. The same revision twice (`./lab ab HEAD HEAD`) runs one binary in
 both roles: the comparison's own noise floor.
 
-Per benchmark: each side's median over the turns of its turn medians (ns per call) and
+A turn's figure of a benchmark is its fastest repetition (--per-turn min, the default:
+noise on a VM only adds time, and a slow spell that spans one repetition of the three
+then moves nothing) or their median (--per-turn median).
+
+Per benchmark: each side's median over the turns of its turn figures (ns per call) and
 their range; the ratio B/A as the median of the turns' paired ratios; how many turns B
 took longer; and Wilcoxon's signed-rank test on the turns' log ratios (scipy), whose
 p-value says how likely so consistent a difference is from noise alone. The verdict is
@@ -122,12 +126,12 @@ def pinned(cmd, pin):
     return cmd
 
 
-def turn_times(path):
-    """{benchmark: median ns per call of this run's repetitions} of one bench JSON."""
+def turn_times(path, per_turn="min"):
+    """{benchmark: ns per call} of one bench JSON: its repetitions' fastest (min) or median."""
     out = {}
     for r in load(path):
         if r.error is None and r.times:
-            out[base_name(r.name)] = r.time
+            out[base_name(r.name)] = min(r.times) if per_turn == "min" else r.time
     return out
 
 
@@ -177,7 +181,7 @@ def run(args):
                 if p.returncode != 0:
                     raise AbError(f"the bench of {side} ({label}) failed in turn {t + 1} (exit {p.returncode}): "
                                   f"{p.stderr.strip()[-400:]}")
-                times = turn_times(out)
+                times = turn_times(out, args.per_turn)
                 if not times:
                     raise AbError(f"--filter '{args.filter}' matches no benchmark {side} ({label}) can run")
                 turns[side].append(times)
@@ -195,7 +199,7 @@ def run(args):
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "A": sides[0][0], "B": sides[1][0],
         "commit_A": sides[0][1], "commit_B": sides[1][1],
-        "filter": args.filter, "repetitions": args.repetitions, "min_time": args.min_time,
+        "filter": args.filter, "per_turn": args.per_turn, "repetitions": args.repetitions, "min_time": args.min_time,
         "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": not args.no_pin,
         "turns": turns,
     }
@@ -265,7 +269,8 @@ def print_report(result, threshold_pct):
     print(f"CPU: {result.get('cpu', '?')}  {len(turns['A'])} turns, {result['repetitions']} repetitions of "
           f"{result['min_time']} s each, grid {result['grid']}, scrub {result['scrub'] or 0}, "
           f"{'pinned to CPU 1' if result['pinned'] else 'not pinned'}, {result['date']}")
-    print(f"times: median over the turns of each turn's median, ns per call [fastest-slowest turn]; "
+    per_turn = "fastest repetition" if result.get("per_turn", "median") == "min" else "median"
+    print(f"times: median over the turns of each turn's {per_turn}, ns per call [fastest-slowest turn]; "
           f"B/A: median of the turns' paired ratios; verdict at p < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%")
     w = max([len(r["name"]) for r in rows] + [9])
     print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} {'p':>7}  verdict")
@@ -315,6 +320,7 @@ def main(argv):
     r.add_argument("--filter", required=True, help="the benchmarks to compare (as ./lab bench --filter)")
     r.add_argument("--turns", type=int, default=10)
     r.add_argument("--repetitions", type=int, default=3)
+    r.add_argument("--per-turn", choices=("min", "median"), default="min")
     r.add_argument("--min-time", type=float, default=0.1)
     r.add_argument("--scrub", type=int)
     r.add_argument("--full", action="store_true")
