@@ -7,9 +7,10 @@ cannot tell a change of a few percent from the drift. Timing the two builds in t
 A then B, then B then A, ..., each run pinned to the same CPU, and comparing each turn's
 B with the same turn's A cancels what drifts slower than a turn.
 
-  run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--per-turn min|median] [--min-time S]
-      [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
-  report RESULT.json [--threshold PCT] [--fail-on-slower]
+  run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--per-turn min|median]
+      [--min-time S] [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
+      [--keep-spells]
+  report RESULT.json [--threshold PCT] [--fail-on-slower] [--keep-spells]
 
 A revision is anything `git rev-parse` takes (a commit, HEAD~3, a branch, a tag), or '.'
 for the working tree as it is (uncommitted changes too), built in build/default. A
@@ -22,9 +23,14 @@ A turn's figure of a benchmark is its fastest repetition (--per-turn min, the de
 noise on a VM only adds time, and a slow spell that spans one repetition of the three
 then moves nothing) or their median (--per-turn median).
 
-Per benchmark: each side's median over the turns of its turn figures (ns per call) and
-their range; the ratio B/A as the median of the turns' paired ratios; how many turns B
-took longer; and Wilcoxon's signed-rank test on the turns' log ratios (scipy), whose
+A turn in which one side's figure stands out slow against that side's own other turns
+(more than 3.5 robust standard deviations and 10% above its median: the same binary on
+the same inputs, so the machine's slow spell) is left out of the comparison, and counted
+(--keep-spells: every turn compared).
+
+Per benchmark: each side's median over the turns kept of its turn figures (ns per call)
+and the range over all turns; the ratio B/A as the median of the turns' paired ratios;
+how many turns B took longer; and Wilcoxon's signed-rank test on the turns' log ratios (scipy), whose
 p-value says how likely so consistent a difference is from noise alone. The verdict is
 "B slower" or "B faster" when p < 0.05 and the ratio is off 1 by more than --threshold
 (default 1%), else "same" (a difference smaller than the threshold, or one the turns
@@ -52,6 +58,7 @@ AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
 MIN_TURNS_FOR_TEST = 6
 P_LEVEL = 0.05
+SPELL_MIN = 0.10   # a slow spell's turn is at least this much slower than the side's median
 
 
 class AbError(Exception):
@@ -148,7 +155,8 @@ def run(args):
         raise AbError(f"--filter '{args.filter}' is not a regular expression: {e}")
     sides = [resolve(args.rev_a), resolve(args.rev_b)]
     if args.turns < MIN_TURNS_FOR_TEST:
-        say(f"{args.turns} turns: fewer than {MIN_TURNS_FOR_TEST}, so no difference can be called (p stays >= {P_LEVEL})")
+        say(f"{args.turns} turns: fewer than {MIN_TURNS_FOR_TEST}, so no difference can be called "
+            f"(p stays >= {P_LEVEL})")
     jobs = os.cpu_count() or 2
     binaries = {}
     for label, sha, src in sides:
@@ -170,7 +178,8 @@ def run(args):
     if args.scrub is not None:
         flags.append(f"--scrub={args.scrub}")
     turns = {"A": [], "B": []}
-    say(f"{args.turns} turns of A = {sides[0][0]} and B = {sides[1][0]}, order alternating; runs in {os.path.relpath(work, ROOT)}")
+    say(f"{args.turns} turns of A = {sides[0][0]} and B = {sides[1][0]}, order alternating; "
+        f"runs in {os.path.relpath(work, ROOT)}")
     try:
         for t in range(args.turns):
             for side in ("AB" if t % 2 == 0 else "BA"):
@@ -207,7 +216,7 @@ def run(args):
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:
         json.dump(result, f, indent=1)
-    rows = print_report(result, args.threshold)
+    rows = print_report(result, args.threshold, args.keep_spells)
     say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return slower_exit(rows, args)
 
@@ -235,50 +244,74 @@ def wilcoxon_p(log_ratios):
     return float(wilcoxon(log_ratios).pvalue)
 
 
-def compare(a_turns, b_turns, threshold_pct):
+def slow_spells(times):
+    """Indexes of the turns in which one side's figure stands out slow against its own
+    other turns: above the median by more than 3.5 robust standard deviations (1.4826 x
+    the median absolute deviation, in log time) and by more than SPELL_MIN. The same
+    binary timed the same inputs in every turn, so such a turn is the machine's (a slow
+    spell longer than all of the run's repetitions), not the code's; one-sided, since
+    noise on a VM only adds time."""
+    logs = [math.log(t) for t in times]
+    mid = statistics.median(logs)
+    mad = statistics.median(abs(x - mid) for x in logs)
+    cut = max(3.5 * 1.4826 * mad, math.log(1 + SPELL_MIN))
+    return {i for i, x in enumerate(logs) if x - mid > cut}
+
+
+def compare(a_turns, b_turns, threshold_pct, keep_spells=False):
     """One row per benchmark timed in every turn of both sides: medians, ranges, the
-    paired ratio, p and the verdict; then the names timed on one side only."""
+    paired ratio, p and the verdict over the turns no slow spell hit; then the names timed
+    on one side only."""
     names_a = set.intersection(*(set(t) for t in a_turns))
     names_b = set.intersection(*(set(t) for t in b_turns))
     rows = []
     for name in sorted(names_a & names_b):
-        a = [t[name] for t in a_turns]
-        b = [t[name] for t in b_turns]
-        ratios = [y / x for x, y in zip(a, b) if x > 0]
-        if len(ratios) != len(a):
+        a_all = [t[name] for t in a_turns]
+        b_all = [t[name] for t in b_turns]
+        if min(a_all + b_all) <= 0:
             continue
+        spells = set() if keep_spells else slow_spells(a_all) | slow_spells(b_all)
+        keep = [i for i in range(len(a_all)) if i not in spells]
+        a = [a_all[i] for i in keep]
+        b = [b_all[i] for i in keep]
+        ratios = [y / x for x, y in zip(a, b)]
         ratio = statistics.median(ratios)
         p = wilcoxon_p([math.log(r) for r in ratios])
         if p is not None and p < P_LEVEL and abs(ratio - 1) * 100 > threshold_pct:
             verdict = "B slower" if ratio > 1 else "B faster"
         else:
             verdict = "same"
-        rows.append({"name": name, "a": statistics.median(a), "a_range": (min(a), max(a)),
-                     "b": statistics.median(b), "b_range": (min(b), max(b)), "ratio": ratio,
-                     "b_longer": sum(r > 1 for r in ratios), "turns": len(ratios), "p": p,
-                     "verdict": verdict})
+        rows.append({"name": name, "a": statistics.median(a), "a_range": (min(a_all), max(a_all)),
+                     "b": statistics.median(b), "b_range": (min(b_all), max(b_all)), "ratio": ratio,
+                     "b_longer": sum(r > 1 for r in ratios), "turns": len(ratios), "spells": len(spells),
+                     "p": p, "verdict": verdict})
     every = set().union(*a_turns, *b_turns)
     only = sorted(every - (names_a & names_b))
     return rows, only
 
 
-def print_report(result, threshold_pct):
+def print_report(result, threshold_pct, keep_spells=False):
     turns = result["turns"]
-    rows, only = compare(turns["A"], turns["B"], threshold_pct)
+    rows, only = compare(turns["A"], turns["B"], threshold_pct, keep_spells)
     print(f"A: {result['A']}\nB: {result['B']}")
     print(f"CPU: {result.get('cpu', '?')}  {len(turns['A'])} turns, {result['repetitions']} repetitions of "
           f"{result['min_time']} s each, grid {result['grid']}, scrub {result['scrub'] or 0}, "
           f"{'pinned to CPU 1' if result['pinned'] else 'not pinned'}, {result['date']}")
     per_turn = "fastest repetition" if result.get("per_turn", "median") == "min" else "median"
-    print(f"times: median over the turns of each turn's {per_turn}, ns per call [fastest-slowest turn]; "
-          f"B/A: median of the turns' paired ratios; verdict at p < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%")
+    print(f"ns: median over the turns of each turn's {per_turn}, ns per call; range: fastest-slowest turn\n"
+          f"spell: turns left out, one side's figure slow against its own other turns (> 3.5 robust SD and\n"
+          f"  > {SPELL_MIN:.0%} above its median: the machine's slow spell); ns, B/A, B>A and p are of\n"
+          f"  the other turns\n"
+          f"B/A: median of the turns' paired ratios; B>A: turns B took longer; p: Wilcoxon signed-rank\n"
+          f"verdict: B slower/faster at p < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%, else same")
     w = max([len(r["name"]) for r in rows] + [9])
-    print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} {'p':>7}  verdict")
+    print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} "
+          f"{'spell':>5} {'p':>7}  verdict")
     for r in rows:
         rng = lambda lo_hi: f"[{lo_hi[0]:.1f}-{lo_hi[1]:.1f}]"  # noqa: E731
         p = "n/a" if r["p"] is None else f"{r['p']:.3f}"
         print(f"{r['name']:{w}} {r['a']:9.1f} {rng(r['a_range']):>17} {r['b']:9.1f} {rng(r['b_range']):>17} "
-              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {p:>7}  {r['verdict']}")
+              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {r['spells']:>5} {p:>7}  {r['verdict']}")
     for name in only:
         print(f"{name:{w}} timed on one side only or not in every turn (a benchmark one revision lacks)")
     if not rows:
@@ -298,7 +331,7 @@ def report(args):
         raise AbError(f"{args.result}: not a result of ./lab ab")
     if not result["turns"]["A"]:
         raise AbError(f"{args.result}: no turns")
-    return slower_exit(print_report(result, args.threshold), args)
+    return slower_exit(print_report(result, args.threshold, args.keep_spells), args)
 
 
 def slower_exit(rows, args):
@@ -328,10 +361,12 @@ def main(argv):
     r.add_argument("--no-pin", action="store_true")
     r.add_argument("--out")
     r.add_argument("--fail-on-slower", action="store_true")
+    r.add_argument("--keep-spells", action="store_true")
     q = sub.add_parser("report", prog="./lab ab report")
     q.add_argument("result")
     q.add_argument("--threshold", type=float, default=1.0)
     q.add_argument("--fail-on-slower", action="store_true")
+    q.add_argument("--keep-spells", action="store_true")
     args = ap.parse_args(argv)
     try:
         if args.threshold < 0:
