@@ -316,6 +316,12 @@ def print_report(result, threshold_pct, keep_spells=False):
         print(f"{name:{w}} timed on one side only or not in every turn (a benchmark one revision lacks)")
     if not rows:
         print("no benchmark timed in every turn of both sides")
+    called = sum(r["verdict"] != "same" for r in rows)
+    if len(rows) >= 10:
+        # Each row is its own test: among many, some clear p < 0.05 by chance (README,
+        # "./lab ab": an A/A run of 44 called 3, at 1.02-1.04).
+        print(f"{called} of {len(rows)} called; at p < {P_LEVEL} about {len(rows) * P_LEVEL:.0f} of {len(rows)} "
+              f"equal benchmarks may be called by chance: repeat a call that matters, or give it more turns")
     if any(r["p"] is None for r in rows):
         print("p n/a: scipy is missing (Debian's python3-scipy; ./lab installs it)")
     return rows
