@@ -52,7 +52,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
-from results import ResultError, base_name, load  # noqa: E402
+from results import ResultError, base_name, cpu_model, load  # noqa: E402
 
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
@@ -219,17 +219,6 @@ def run(args):
     rows = print_report(result, args.threshold, args.keep_spells)
     say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return slower_exit(rows, args)
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "?"
 
 
 def wilcoxon_p(log_ratios):

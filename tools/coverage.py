@@ -47,6 +47,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
+from results import cpu_model  # noqa: E402  (the brand string, shared with tools/ab.py)
+
 from mutate import run_tests
 from reasons import read_reasons
 
@@ -310,17 +313,6 @@ def gcda_files(build):
     for dirpath, _, names in os.walk(build):
         found += [os.path.join(dirpath, n) for n in names if n.endswith(".gcda")]
     return sorted(found)
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return os.uname().machine
 
 
 def run_suite(build, jobs):
