@@ -78,19 +78,6 @@ def core_name(signature):
     return CORES.get((vendor, family, model))
 
 
-def cpu_model():
-    """This machine's CPU brand string (/proc/cpuinfo's "model name"), else its
-    architecture: for the tools' own result files (coverage, ab)."""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return os.uname().machine
-
-
 class ResultError(Exception):
     """A result file that is missing or not a benchmark result; the message says which and why."""
 

@@ -52,7 +52,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
-from results import ResultError, base_name, cpu_model, load  # noqa: E402
+from results import ResultError, base_name, load  # noqa: E402
+from common import cpu_model, pin_command, robust_spread  # noqa: E402  (shared with regress.py)
 
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
@@ -125,14 +126,6 @@ def build(sha, src, jobs):
     return os.path.join(src, BENCH)
 
 
-def pinned(cmd, pin):
-    if pin and subprocess.run(["taskset", "-c", "1", "true"], capture_output=True).returncode == 0:
-        return ["taskset", "-c", "1", *cmd]
-    if pin:
-        say("not pinned (no taskset or no CPU 1)")
-    return cmd
-
-
 def turn_times(path, per_turn="min"):
     """{benchmark: ns per call} of one bench JSON: its repetitions' fastest (min) or median."""
     out = {}
@@ -177,6 +170,10 @@ def run(args):
         flags.append("--grid=full")
     if args.scrub is not None:
         flags.append(f"--scrub={args.scrub}")
+    # Decided once for every run: the same CPU for both sides and every turn.
+    pin_prefix, pin = pin_command([], 1) if not args.no_pin else ([], "")
+    if not args.no_pin and not pin_prefix:
+        say(pin)
     turns = {"A": [], "B": []}
     say(f"{args.turns} turns of A = {sides[0][0]} and B = {sides[1][0]}, order alternating; "
         f"runs in {os.path.relpath(work, ROOT)}")
@@ -185,7 +182,7 @@ def run(args):
             for side in ("AB" if t % 2 == 0 else "BA"):
                 label, sha, src = sides[0 if side == "A" else 1]
                 out = os.path.join(work, f"{side}-{t + 1}.json")
-                p = subprocess.run(pinned([binaries[src], *flags, f"--benchmark_out={out}"], not args.no_pin),
+                p = subprocess.run(pin_prefix + [binaries[src], *flags, f"--benchmark_out={out}"],
                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 if p.returncode != 0:
                     raise AbError(f"the bench of {side} ({label}) failed in turn {t + 1} (exit {p.returncode}): "
@@ -209,7 +206,7 @@ def run(args):
         "A": sides[0][0], "B": sides[1][0],
         "commit_A": sides[0][1], "commit_B": sides[1][1],
         "filter": args.filter, "per_turn": args.per_turn, "repetitions": args.repetitions, "min_time": args.min_time,
-        "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": not args.no_pin,
+        "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": bool(pin_prefix),
         "turns": turns,
     }
     out = args.out or os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-{stamp}.json")
@@ -241,9 +238,7 @@ def slow_spells(times):
     spell longer than all of the run's repetitions), not the code's; one-sided, since
     noise on a VM only adds time."""
     logs = [math.log(t) for t in times]
-    mid = statistics.median(logs)
-    mad = statistics.median(abs(x - mid) for x in logs)
-    cut = max(3.5 * 1.4826 * mad, math.log(1 + SPELL_MIN))
+    mid, cut = robust_spread(logs, 3.5, SPELL_MIN)
     return {i for i, x in enumerate(logs) if x - mid > cut}
 
 

@@ -47,9 +47,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
-from results import cpu_model  # noqa: E402  (the brand string, shared with tools/ab.py)
-
+from common import cpu_model
 from mutate import run_tests
 from reasons import read_reasons
 

@@ -35,6 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
 import results as R  # noqa: E402  (the result files' CPU naming: plots/results.py)
+from common import pin_command, robust_spread  # noqa: E402  (shared with tools/ab.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -488,8 +489,7 @@ def unlike_the_rest(changes, z=3.5, floor=0.10):
     if len(changes) < 8:
         return None
     logs = {k: math.log1p(v) for k, v in changes.items()}
-    m = median(list(logs.values()))
-    spread = max(z * 1.4826 * median([abs(x - m) for x in logs.values()]), math.log1p(floor))
+    m, spread = robust_spread(list(logs.values()), z, floor)
     out = sorted(((math.expm1(x), k) for k, x in logs.items() if abs(x - m) > spread), reverse=True)
     return (math.expm1(m - spread), math.expm1(m + spread)), out
 
@@ -503,13 +503,7 @@ def cmd_timing(a):
     cmd = [a.bench, f"--benchmark_filter={filt}", "--benchmark_enable_random_interleaving=true",
            f"--benchmark_repetitions={a.repetitions}", "--benchmark_report_aggregates_only=false",
            f"--benchmark_min_time={a.min_time}", f"--benchmark_out={a.out}", "--benchmark_out_format=json"]
-    cpu = a.cpu
-    taskset = shutil.which("taskset")
-    if taskset and cpu in os.sched_getaffinity(0):
-        cmd = [taskset, "-c", str(cpu)] + cmd
-        pin = f"pinned to CPU {cpu}"
-    else:
-        pin = "NOT pinned (no taskset, or CPU %d not allowed)" % cpu
+    cmd, pin = pin_command(cmd, a.cpu)
     print(f"timing: {len(names)} benchmarks, {a.repetitions} repetitions, interleaved at random, {pin}", flush=True)
     status, err, stopped_by = run_bench(cmd)
     partial = None
