@@ -10,16 +10,25 @@ only 5 turns (too few for p < 0.05: same), turns that disagree (half slower, hal
 same), whole runs slowed by the machine in three turns (left out; --keep-spells keeps
 them), a benchmark one side lacks (listed, not compared); a bench JSON's repetitions read
 as their fastest or their median under the name without Google Benchmark's suffixes; the
-result file read again by `report` (--fail-on-slower: exit 1 on a slower B only); bad
-revisions, arguments and files exit 2 with a message. The runs themselves (exporting,
+result file read again by `report` (--fail-on-slower: exit 1 on a slower B only); the
+p-values adjusted for the number of benchmarks (Benjamini-Hochberg and Holm on p-values
+worked by hand; 44 equal benchmarks of which some clear p < 0.05 alone: none called once
+adjusted; 20 of 44 moved 10% in every one of 10 turns: all called by Benjamini-Hochberg,
+none by Holm, which needs 11 turns, as the report says); the least-recently-used pruning
+of build/ab's exported trees and run folders; `bisect`'s halving (every first slower
+commit of every list of 1 to 12 found in at most ceil(log2(n)) steps; a commit it cannot
+time skipped and named when it lies just before the answer); bad revisions, arguments and files exit 2
+with a message. The runs themselves (exporting,
 building, timing) take minutes and are not run here.
 """
 import json
+import math
 import os
 import random
 import subprocess
 import sys
 import tempfile
+import time
 from checks import check, failures
 
 SRC = sys.argv[1]
@@ -44,6 +53,106 @@ def turns(n, base, factor, noise, seed, drift=(0.8, 1.3)):
 def verdict(a, b, threshold=1.0):
     rows, _ = ab.compare(a, b, threshold)
     return rows[0]
+
+
+def moved_turns(m, moved, n, factor, seed=11):
+    """n turns of m benchmarks, the first `moved` of them B = factor x A in every turn,
+    the rest with 0.5% noise each side (their B/A stays under the 1% threshold); all under
+    a common drift per turn."""
+    rng = random.Random(seed)
+    a, b = [], []
+    for _ in range(n):
+        d = rng.uniform(0.9, 1.2)
+        a.append({f"x/avx2/t{i:02}/64/dense:100": 100.0 * d * rng.uniform(0.995, 1.005) for i in range(m)})
+        b.append({k: (v * factor if int(k[8:10]) < moved else 100.0 * d * rng.uniform(0.995, 1.005))
+                  for k, v in a[-1].items()})
+    return a, b
+
+
+def check_adjust():
+    ps = [0.01, 0.04, 0.03, 0.005, None]
+    got = [None if q is None else round(q, 6) for q in ab.adjust_p(ps, "bh")]
+    # By hand: sorted 0.005, 0.01, 0.03, 0.04 times m / k = 0.02, 0.02, 0.04, 0.04 (m = 4;
+    # None is not a test), already non-decreasing.
+    check(got == [0.02, 0.04, 0.04, 0.02, None], f"Benjamini-Hochberg of four p-values and a None: {got}")
+    got = [None if q is None else round(q, 6) for q in ab.adjust_p(ps, "holm")]
+    # Holm: 0.005 x 4, 0.01 x 3, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04 raised to 0.06.
+    check(got == [0.03, 0.06, 0.06, 0.02, None], f"Holm of the same: {got}")
+    got = ab.adjust_p([0.5, 0.9, 0.7], "bh")
+    check(got == [0.9, 0.9, 0.9], f"Benjamini-Hochberg made non-decreasing from the largest p: {got}")
+    check(ab.adjust_p(ps, "none") == ps, "--adjust none leaves the p-values as they are")
+    need = [ab.turns_for_lone_call(1, "bh"), ab.turns_for_lone_call(44, "bh"), ab.turns_for_lone_call(44, "none")]
+    check(need == [ab.MIN_TURNS_FOR_TEST, 11, ab.MIN_TURNS_FOR_TEST],
+          f"turns for a lone change to be called (1 benchmark, 44 adjusted, 44 not): {need}")
+
+    # 44 benchmarks of which 3 look as the A/A run's chance calls did (B 3% slower in 8 of
+    # 10 turns, 1% faster in 2: p about 0.02 alone): unadjusted, called; adjusted, not.
+    a, b = moved_turns(44, 0, 10, 1.0, seed=12)
+    for i in range(3):
+        for t in range(10):
+            key = f"x/avx2/t{i:02}/64/dense:100"
+            b[t][key] = a[t][key] * (0.99 if t in (2 + i, 6 + i) else 1.03)
+    called = {adj: sum(r["verdict"] != "same" for r in ab.compare(a, b, 1.0, adjust=adj)[0])
+              for adj in ("none", "bh", "holm")}
+    check(called["none"] == 3 and called["bh"] == 0 and called["holm"] == 0,
+          f"3 of 44 at p about 0.02, calls without and with the adjustment: {called}")
+    # 20 of 44 moved 10% in every turn: each p is 2 / 2^10; BH calls all 20 (20 x 0.002 / 20
+    # x 44 < 0.05); Holm needs 0.002 x 44 < 0.05, which 10 turns do not give.
+    a, b = moved_turns(44, 20, 10, 1.10)
+    rows = {adj: ab.compare(a, b, 1.0, adjust=adj)[0] for adj in ("bh", "holm")}
+    bh = sorted(r["name"] for r in rows["bh"] if r["verdict"] == "B slower")
+    holm = [r for r in rows["holm"] if r["verdict"] != "same"]
+    check(bh == [f"x/avx2/t{i:02}/64/dense:100" for i in range(20)] and not holm,
+          f"20 of 44 moved 10%: Benjamini-Hochberg calls {len(bh)}, Holm {len(holm)}")
+    a, b = moved_turns(44, 20, 12, 1.10)
+    holm = sum(r["verdict"] == "B slower" for r in ab.compare(a, b, 1.0, adjust="holm")[0])
+    check(holm == 20, f"... and with 12 turns Holm calls them too: {holm}")
+
+
+def check_prune():
+    with tempfile.TemporaryDirectory() as tmp:
+        shas = [f"{i:x}" * 40 for i in range(1, 5)]
+        now = time.time()
+        for age, sha in enumerate(shas):        # shas[0] used last, shas[3] first
+            d = os.path.join(tmp, sha, "build")
+            os.makedirs(d)
+            with open(os.path.join(d, "obj"), "wb") as f:
+                f.write(b"x" * 1000)
+            mark = os.path.join(tmp, sha, ab.USED)
+            open(mark, "w").close()
+            os.utime(mark, (now - 100 * age, now - 100 * age))
+        os.makedirs(os.path.join(tmp, "not-a-tree"))
+        for i in range(12):
+            os.makedirs(os.path.join(tmp, "runs", f"20261204-1200{i:02}"))
+        spare = {os.path.join(tmp, shas[3])}
+        trees, runs, freed = ab.prune(2, 10, spare=spare, ab_dir=tmp)
+        left = sorted(n for n in os.listdir(tmp))
+        check(trees == 1 and runs == 2 and freed >= 1000 and
+              left == sorted([shas[0], shas[1], shas[3], "not-a-tree", "runs"]) and
+              sorted(os.listdir(os.path.join(tmp, "runs")))[0] == "20261204-120002",
+              f"prune keeps the 2 most recently used trees and the run's own, the 10 newest runs: removed "
+              f"{trees} tree, {runs} runs, {freed} bytes; left {[n[:6] for n in left]}")
+
+
+def check_bisect():
+    wrong, most = [], 0
+    for n in range(1, 13):
+        commits = [f"c{i}" for i in range(n)]
+        for k in range(n):                     # commits[k] and after are slower
+            first, dropped, steps = ab.bisect_commits(commits, lambda c: int(c[1:]) >= k)
+            most = max(most, len(steps) - math.ceil(math.log2(n)) if n > 1 else len(steps))
+            if first != commits[k] or dropped:
+                wrong.append((n, k, first))
+    check(not wrong and most <= 0, f"bisect finds the first slower of every list of 1-12 commits in at most "
+          f"ceil(log2 n) steps: wrong {wrong[:3]}, steps over the bound {most}")
+    commits = [f"c{i}" for i in range(10)]
+    outcome = lambda c: None if c in ("c4", "c5") else int(c[1:]) >= 6  # noqa: E731
+    first, dropped, steps = ab.bisect_commits(commits, outcome)
+    check(first == "c6" and dropped == ["c4", "c5"] and all(c not in ("c4", "c5") or o is None for c, o in steps),
+          f"two commits it cannot time, just before the first slower: {first}, skipped {dropped}")
+    outcome = lambda c: None if c == "c2" else int(c[1:]) >= 6  # noqa: E731
+    first, dropped, steps = ab.bisect_commits(commits, outcome)
+    check(first == "c6" and dropped == [], f"a skipped commit far from the answer is not named: {first}, {dropped}")
 
 
 def main():
@@ -93,6 +202,10 @@ def main():
           only == ["y/avx2/old/64/dense:100", "z/avx2/new/64/dense:100"],
           f"a benchmark one side lacks is listed, not compared: {only}")
 
+    check_adjust()
+    check_prune()
+    check_bisect()
+
     with tempfile.TemporaryDirectory() as tmp:
         name = "affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15"
         bench = {"context": {"nnuelab_cpu_model": "Fixture CPU", "date": "2026-12-04T00:00:00"},
@@ -127,11 +240,25 @@ def main():
         p = subprocess.run([sys.executable, TOOL, "report", same, "--fail-on-slower"], capture_output=True, text=True)
         check(p.returncode == 0 and " same" in p.stdout,
               f"--fail-on-slower exits 0 when nothing is slower: exit {p.returncode}")
+        p = subprocess.run([sys.executable, TOOL, "report", res, "--adjust", "holm"], capture_output=True, text=True)
+        check(p.returncode == 0 and "B slower" in p.stdout and "p adj" not in p.stdout,
+              f"one benchmark: nothing to adjust, no 'p adj' column (exit {p.returncode})")
+        many = dict(result, turns={"A": moved_turns(44, 20, 10, 1.10)[0], "B": moved_turns(44, 20, 10, 1.10)[1]})
+        res44 = os.path.join(tmp, "ab-44.json")
+        with open(res44, "w") as f:
+            json.dump(many, f)
+        p = subprocess.run([sys.executable, TOOL, "report", res44, "--adjust", "holm"], capture_output=True, text=True)
+        check(p.returncode == 0 and "p adj" in p.stdout and "0 of 44 called" in p.stdout and
+              "takes 11 turns" in p.stdout,
+              f"report --adjust holm on 44 rows of 10 turns: {p.stdout.splitlines()[-2:]}")
         for what, argv in [("a file that is not an ab result", ["report", path]),
                            ("a missing file", ["report", os.path.join(tmp, "none.json")]),
                            ("--turns 0", ["run", "HEAD", "HEAD", "--filter", ".", "--turns", "0"]),
                            ("a bad --filter", ["run", "HEAD", "HEAD", "--filter", "("]),
-                           ("a negative --threshold", ["report", res, "--threshold", "-1"])]:
+                           ("a negative --threshold", ["report", res, "--threshold", "-1"]),
+                           ("a negative --keep-trees", ["run", "HEAD", "HEAD", "--filter", ".", "--keep-trees", "-1"]),
+                           ("prune --keep -1", ["prune", "--keep", "-1"]),
+                           ("bisect of the working tree", ["bisect", "HEAD", ".", "--filter", "."])]:
             p = subprocess.run([sys.executable, TOOL, *argv], capture_output=True, text=True)
             check(p.returncode == 2 and p.stderr.startswith("ab: ") and "Traceback" not in p.stderr,
                   f"{what}: exit {p.returncode}, {p.stderr.strip()[:100]}")
@@ -141,6 +268,11 @@ def main():
                            capture_output=True, text=True)
         check(p.returncode == 2 and "'no-such-revision' is not a revision" in p.stderr,
               f"an unknown revision: exit {p.returncode}, {p.stderr.strip()[:100]}")
+        if subprocess.run(["git", "-C", SRC, "rev-parse", "HEAD~1"], capture_output=True).returncode == 0:
+            p = subprocess.run([sys.executable, TOOL, "bisect", "HEAD", "HEAD~1", "--filter", "."],
+                               capture_output=True, text=True)
+            check(p.returncode == 2 and "is not an ancestor" in p.stderr,
+                  f"bisect backwards (HEAD..HEAD~1): exit {p.returncode}, {p.stderr.strip()[:100]}")
     else:
         print(f"skip  an unknown revision: {SRC} is not a git checkout (the other checks ran)")
     return 1 if failures else 0

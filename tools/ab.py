@@ -9,14 +9,18 @@ B with the same turn's A cancels what drifts slower than a turn.
 
   run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--per-turn min|median]
       [--min-time S] [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
-      [--keep-spells]
-  report RESULT.json [--threshold PCT] [--fail-on-slower] [--keep-spells]
+      [--keep-spells] [--adjust bh|holm|none] [--keep-trees N]
+  report RESULT.json [--threshold PCT] [--fail-on-slower] [--keep-spells] [--adjust bh|holm|none]
+  bisect GOOD BAD --filter REGEX [the run options] [--paths P ...] [--no-confirm]
+  prune [--keep N]
 
 A revision is anything `git rev-parse` takes (a commit, HEAD~3, a branch, a tag), or '.'
 for the working tree as it is (uncommitted changes too), built in build/default. A
 commit's tree is exported with `git archive` to build/ab/<commit>/ and its bench built
 there with the default preset; the copy is kept, so comparing against the same commit
-again builds nothing. The same revision twice (`./lab ab HEAD HEAD`) runs one binary in
+again builds nothing. At most --keep-trees copies (default 6, about 0.9 GB each) are kept
+after a run, the least recently used removed first (never the run's own); `prune` removes
+them all but the --keep most recently used, and the per-turn files of build/ab/runs/. The same revision twice (`./lab ab HEAD HEAD`) runs one binary in
 both roles: the comparison's own noise floor.
 
 A turn's figure of a benchmark is its fastest repetition (--per-turn min, the default:
@@ -31,13 +35,29 @@ the same inputs, so the machine's slow spell) is left out of the comparison, and
 Per benchmark: each side's median over the turns kept of its turn figures (ns per call)
 and the range over all turns; the ratio B/A as the median of the turns' paired ratios;
 how many turns B took longer; and Wilcoxon's signed-rank test on the turns' log ratios (scipy), whose
-p-value says how likely so consistent a difference is from noise alone. The verdict is
-"B slower" or "B faster" when p < 0.05 and the ratio is off 1 by more than --threshold
-(default 1%), else "same" (a difference smaller than the threshold, or one the turns
-do not agree on). Six turns is the least with which the test can reach p < 0.05.
+p-value says how likely so consistent a difference is from noise alone. Each benchmark is
+its own test, so among many some clear p < 0.05 by chance: the p-values are adjusted for
+their number (--adjust bh, the default: Benjamini-Hochberg, which keeps the expected share
+of chance calls among the calls under 5%; holm: Holm's step-down, which keeps the chance of
+any chance call under 5%; none: each p as it is). The verdict is "B slower" or "B faster"
+when the adjusted p < 0.05 and the ratio is off 1 by more than --threshold (default 1%),
+else "same" (a difference smaller than the threshold, or one the turns do not agree on).
+Six turns is the least with which the test can reach p < 0.05 (the least two-sided p of n
+turns is 2 / 2^n); a benchmark that changed alone among m needs 2 / 2^n < 0.05 / m after
+the adjustment (11 turns for 44 benchmarks), and the report says when the turns are fewer.
 --fail-on-slower: exit 1 when some benchmark is "B slower" (`git bisect run`); a bad
 argument, revision, build or file exits 2.
 Results: results/<host>-ab-<time>.json (every turn's times; `report` reads it again).
+
+bisect: which commit between GOOD and BAD made BAD slower. It first times BAD against
+GOOD and follows the benchmarks BAD is slower on (none: nothing to bisect, exit 1); the
+candidates are the commits after GOOD up to BAD that touch --paths (default: what the
+bench is built from; other commits build the same bench), and each step times GOOD
+against the middle candidate and halves the range. A candidate that fails to build or
+lacks a followed benchmark is skipped, as `git bisect skip` does. Then the first slower
+commit is timed against the candidate before it (--no-confirm: not), which says whether
+that one commit holds the slowdown. Each step writes its own result file; the steps:
+results/<host>-ab-bisect-<time>.json.
 """
 import argparse
 import datetime
@@ -45,6 +65,7 @@ import json
 import math
 import os
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -53,13 +74,18 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 from results import ResultError, base_name, load  # noqa: E402
-from common import cpu_model, pin_command, robust_spread  # noqa: E402  (shared with regress.py)
+from common import build_targets, cpu_model, pin_command, robust_spread  # noqa: E402  (shared)
 
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
 MIN_TURNS_FOR_TEST = 6
 P_LEVEL = 0.05
 SPELL_MIN = 0.10   # a slow spell's turn is at least this much slower than the side's median
+ADJUST = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "none"}
+KEEP_TREES = 6     # exported commit trees kept after a run (about 0.9 GB each)
+BENCH_PATHS = ("kernels", "bench", "reference", "workloads", "cmake", "CMakeLists.txt", "CMakePresets.json")
+KEEP_RUNS = 10     # per-turn folders of build/ab/runs/ kept after a run
+USED = ".ab-last-used"  # touched in an exported tree each time a run uses it
 
 
 class AbError(Exception):
@@ -93,18 +119,6 @@ def resolve(rev):
     return f"{rev} ({sha[:10]})", sha, os.path.join(AB_DIR, sha)
 
 
-def run_logged(cmd, cwd, log, what):
-    with open(log, "a") as f:
-        f.write(f"$ {' '.join(cmd)}\n")
-        f.flush()
-        p = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
-    if p.returncode != 0:
-        with open(log) as f:
-            tail = [ln for ln in f.read().splitlines() if not re.match(r"^\[\d+/\d+\] ", ln)][-30:]
-        print("\n".join(tail), file=sys.stderr)
-        raise AbError(f"{what} failed; full log: {log}")
-
-
 def build(sha, src, jobs):
     """Builds nnuelab_bench of a commit's exported tree (or of the working tree); returns
     the binary's path."""
@@ -115,15 +129,68 @@ def build(sha, src, jobs):
                                  capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
     log = os.path.join(src, "build", "ab-build.log") if sha else os.path.join(ROOT, "build", "ab-worktree-build.log")
-    os.makedirs(os.path.dirname(log), exist_ok=True)
-    open(log, "w").close()
-    if not os.path.isfile(os.path.join(src, "build", "default", "CMakeCache.txt")):
-        say(f"configuring {os.path.relpath(src, ROOT) or '.'} (default preset)")
-        run_logged(["cmake", "--preset", "default"], src, log, "configuring")
-    say(f"building nnuelab_bench of {sha[:10] if sha else 'the working tree'}")
-    run_logged(["cmake", "--build", "--preset", "default", "-j", str(jobs), "--target", "nnuelab_bench"],
-               src, log, "building")
+    say(f"building nnuelab_bench of {sha[:10] if sha else 'the working tree'} "
+        f"({os.path.relpath(src, ROOT) if sha else 'build/default'}, default preset)")
+    ok, _, why = build_targets(src, "default", ["nnuelab_bench"], log, jobs=jobs)
+    if not ok:
+        print(why, file=sys.stderr)
+        raise AbError(f"building {sha[:10] if sha else 'the working tree'} failed; full log: {log}")
+    if sha is not None:
+        with open(os.path.join(src, USED), "w") as f:
+            f.write(datetime.datetime.now().isoformat(timespec="seconds") + "\n")
     return os.path.join(src, BENCH)
+
+
+def exported_trees(ab_dir=AB_DIR):
+    """[(last use, path)] of the exported commit trees under ab_dir, the most recently
+    used first (a tree no run has marked counts from its folder's time)."""
+    out = []
+    if os.path.isdir(ab_dir):
+        for n in os.listdir(ab_dir):
+            path = os.path.join(ab_dir, n)
+            if re.fullmatch(r"[0-9a-f]{40}", n) and os.path.isdir(path):
+                mark = os.path.join(path, USED)
+                out.append((os.path.getmtime(mark if os.path.exists(mark) else path), path))
+    return sorted(out, reverse=True)
+
+
+def tree_size(path):
+    total = 0
+    for dirpath, _, files in os.walk(path):
+        for n in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, n)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def prune(keep_trees, keep_runs, spare=(), ab_dir=AB_DIR):
+    """Removes the exported trees but the keep_trees most recently used (and those in
+    spare), and the per-turn folders of ab_dir/runs but the keep_runs newest (their
+    figures are in the results file). Returns (trees removed, run folders removed,
+    bytes freed)."""
+    trees = runs = freed = 0
+    for _, path in exported_trees(ab_dir)[keep_trees:]:
+        if path in spare:
+            continue
+        freed += tree_size(path)
+        shutil.rmtree(path)
+        trees += 1
+    runs_dir = os.path.join(ab_dir, "runs")
+    if os.path.isdir(runs_dir):
+        stamps = sorted(n for n in os.listdir(runs_dir) if os.path.isdir(os.path.join(runs_dir, n)))
+        for n in stamps[:max(0, len(stamps) - keep_runs)]:
+            freed += tree_size(os.path.join(runs_dir, n))
+            shutil.rmtree(os.path.join(runs_dir, n))
+            runs += 1
+    return trees, runs, freed
+
+
+def say_pruned(trees, runs, freed):
+    if trees or runs:
+        say(f"removed {trees} exported tree(s) and {runs} run folder(s) of {os.path.relpath(AB_DIR, ROOT)}: "
+            f"{freed / 2**30:.1f} GiB freed")
 
 
 def turn_times(path, per_turn="min"):
@@ -135,18 +202,34 @@ def turn_times(path, per_turn="min"):
     return out
 
 
-def run(args):
+def check_run_args(args):
     if args.turns < 1 or args.repetitions < 1:
         raise AbError("--turns and --repetitions take whole numbers >= 1")
     if args.min_time <= 0:
         raise AbError("--min-time takes seconds > 0")
     if args.scrub is not None and args.scrub < 0:
         raise AbError("--scrub takes a number of branches >= 0")
+    if args.keep_trees < 0:
+        raise AbError("--keep-trees takes a number of trees >= 0")
     try:
         re.compile(args.filter)
     except re.error as e:
         raise AbError(f"--filter '{args.filter}' is not a regular expression: {e}")
-    sides = [resolve(args.rev_a), resolve(args.rev_b)]
+    if args.threshold < 0:
+        raise AbError("--threshold takes a percentage >= 0")
+
+
+def run(args):
+    check_run_args(args)
+    rows, _ = timed_comparison(args, resolve(args.rev_a), resolve(args.rev_b), args.out)
+    return slower_exit(rows, args)
+
+
+def timed_comparison(args, side_a, side_b, out=None):
+    """Builds the two sides' benches (resolve()'s triples) and times them in turns as the
+    run options in args say; writes the result file (out, or results/<host>-ab-<time>.json)
+    and prints the table. Returns (the table's rows, the file's path)."""
+    sides = [side_a, side_b]
     if args.turns < MIN_TURNS_FOR_TEST:
         say(f"{args.turns} turns: fewer than {MIN_TURNS_FOR_TEST}, so no difference can be called "
             f"(p stays >= {P_LEVEL})")
@@ -155,6 +238,7 @@ def run(args):
     for label, sha, src in sides:
         if src not in binaries:
             binaries[src] = build(sha, src, jobs)
+    say_pruned(*prune(args.keep_trees, KEEP_RUNS, spare={src for _, _, src in sides}))
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     work = os.path.join(AB_DIR, "runs", stamp)
     os.makedirs(work, exist_ok=True)
@@ -191,6 +275,13 @@ def run(args):
                 if not times:
                     raise AbError(f"--filter '{args.filter}' matches no benchmark {side} ({label}) can run")
                 turns[side].append(times)
+            if t == 0 and side == "B":
+                m = len(set(turns["A"][0]) & set(times))
+                need = turns_for_lone_call(m, args.adjust)
+                if m > 1 and args.turns < need:
+                    say(f"{m} benchmarks, {args.turns} turns: after the {ADJUST[args.adjust]} adjustment a "
+                        f"benchmark that changed alone cannot be called under {need} turns "
+                        f"(--turns {need}, a narrower --filter, or --adjust none)")
             say(f"turn {t + 1}/{args.turns} done")
     except KeyboardInterrupt:
         say(f"interrupted: reporting the {min(len(turns['A']), len(turns['B']))} complete turns")
@@ -209,13 +300,13 @@ def run(args):
         "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": bool(pin_prefix),
         "turns": turns,
     }
-    out = args.out or os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-{stamp}.json")
+    out = out or os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-{stamp}.json")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     with open(out, "w") as f:
         json.dump(result, f, indent=1)
-    rows = print_report(result, args.threshold, args.keep_spells)
+    rows = print_report(result, args.threshold, args.keep_spells, args.adjust)
     say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
-    return slower_exit(rows, args)
+    return rows, out
 
 
 def wilcoxon_p(log_ratios):
@@ -230,6 +321,39 @@ def wilcoxon_p(log_ratios):
     return float(wilcoxon(log_ratios).pvalue)
 
 
+def adjust_p(ps, method):
+    """The rows' p-values adjusted for their number m (None, a p scipy could not give,
+    stays None and is not counted). bh: Benjamini-Hochberg, the k-th smallest p times m / k,
+    made non-decreasing from the largest down; holm: Holm's step-down, the k-th smallest
+    times m - k + 1, made non-decreasing from the smallest up; none: as they are. Both
+    capped at 1."""
+    idx = sorted((i for i, p in enumerate(ps) if p is not None), key=lambda i: ps[i])
+    m = len(idx)
+    out = list(ps)
+    if method == "holm":
+        run = 0.0
+        for k, i in enumerate(idx):
+            run = max(run, min(1.0, (m - k) * ps[i]))
+            out[i] = run
+    elif method == "bh":
+        run = 1.0
+        for k in range(m - 1, -1, -1):
+            run = min(run, m * ps[idx[k]] / (k + 1))
+            out[idx[k]] = run
+    return out
+
+
+def turns_for_lone_call(m, method):
+    """The fewest turns with which one benchmark among m that changed alone (every turn
+    agreeing, so p is the exact test's least, 2 / 2^n) can be called after the adjustment:
+    2 / 2^n < P_LEVEL / m (Benjamini-Hochberg and Holm ask the same of the smallest p)."""
+    m = 1 if method == "none" else max(m, 1)
+    n = 1
+    while 2 / 2 ** n * m >= P_LEVEL:
+        n += 1
+    return n
+
+
 def slow_spells(times):
     """Indexes of the turns in which one side's figure stands out slow against its own
     other turns: above the median by more than 3.5 robust standard deviations (1.4826 x
@@ -242,10 +366,10 @@ def slow_spells(times):
     return {i for i, x in enumerate(logs) if x - mid > cut}
 
 
-def compare(a_turns, b_turns, threshold_pct, keep_spells=False):
+def compare(a_turns, b_turns, threshold_pct, keep_spells=False, adjust="bh"):
     """One row per benchmark timed in every turn of both sides: medians, ranges, the
-    paired ratio, p and the verdict over the turns no slow spell hit; then the names timed
-    on one side only."""
+    paired ratio, p, p adjusted for the rows' number (q) and the verdict over the turns
+    no slow spell hit; then the names timed on one side only."""
     names_a = set.intersection(*(set(t) for t in a_turns))
     names_b = set.intersection(*(set(t) for t in b_turns))
     rows = []
@@ -261,22 +385,25 @@ def compare(a_turns, b_turns, threshold_pct, keep_spells=False):
         ratios = [y / x for x, y in zip(a, b)]
         ratio = statistics.median(ratios)
         p = wilcoxon_p([math.log(r) for r in ratios])
-        if p is not None and p < P_LEVEL and abs(ratio - 1) * 100 > threshold_pct:
-            verdict = "B slower" if ratio > 1 else "B faster"
-        else:
-            verdict = "same"
         rows.append({"name": name, "a": statistics.median(a), "a_range": (min(a_all), max(a_all)),
                      "b": statistics.median(b), "b_range": (min(b_all), max(b_all)), "ratio": ratio,
                      "b_longer": sum(r > 1 for r in ratios), "turns": len(ratios), "spells": len(spells),
-                     "p": p, "verdict": verdict})
+                     "p": p})
+    for r, q in zip(rows, adjust_p([r["p"] for r in rows], adjust)):
+        r["q"] = q
+        if q is not None and q < P_LEVEL and abs(r["ratio"] - 1) * 100 > threshold_pct:
+            r["verdict"] = "B slower" if r["ratio"] > 1 else "B faster"
+        else:
+            r["verdict"] = "same"
     every = set().union(*a_turns, *b_turns)
     only = sorted(every - (names_a & names_b))
     return rows, only
 
 
-def print_report(result, threshold_pct, keep_spells=False):
+def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
     turns = result["turns"]
-    rows, only = compare(turns["A"], turns["B"], threshold_pct, keep_spells)
+    rows, only = compare(turns["A"], turns["B"], threshold_pct, keep_spells, adjust)
+    adjusted = adjust != "none" and len(rows) > 1
     print(f"A: {result['A']}\nB: {result['B']}")
     print(f"CPU: {result.get('cpu', '?')}  {len(turns['A'])} turns, {result['repetitions']} repetitions of "
           f"{result['min_time']} s each, grid {result['grid']}, scrub {result['scrub'] or 0}, "
@@ -286,24 +413,39 @@ def print_report(result, threshold_pct, keep_spells=False):
           f"spell: turns left out, one side's figure slow against its own other turns (> 3.5 robust SD and\n"
           f"  > {SPELL_MIN:.0%} above its median: the machine's slow spell); ns, B/A, B>A and p are of\n"
           f"  the other turns\n"
-          f"B/A: median of the turns' paired ratios; B>A: turns B took longer; p: Wilcoxon signed-rank\n"
-          f"verdict: B slower/faster at p < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%, else same")
+          f"B/A: median of the turns' paired ratios; B>A: turns B took longer; p: Wilcoxon signed-rank")
+    if adjusted:
+        print(f"p adj: p adjusted for the {len(rows)} rows ({ADJUST[adjust]})\n"
+              f"verdict: B slower/faster at p adj < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%, else same")
+    else:
+        print(f"verdict: B slower/faster at p < {P_LEVEL} and |B/A - 1| > {threshold_pct:g}%, else same")
     w = max([len(r["name"]) for r in rows] + [9])
     print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} "
-          f"{'spell':>5} {'p':>7}  verdict")
+          f"{'spell':>5} {'p':>7}{' p adj' if adjusted else ''}  verdict")
+    fmt = lambda x: "n/a" if x is None else f"{x:.3f}"  # noqa: E731
     for r in rows:
         rng = lambda lo_hi: f"[{lo_hi[0]:.1f}-{lo_hi[1]:.1f}]"  # noqa: E731
-        p = "n/a" if r["p"] is None else f"{r['p']:.3f}"
+        q = f" {fmt(r['q']):>5}" if adjusted else ""
         print(f"{r['name']:{w}} {r['a']:9.1f} {rng(r['a_range']):>17} {r['b']:9.1f} {rng(r['b_range']):>17} "
-              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {r['spells']:>5} {p:>7}  {r['verdict']}")
+              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {r['spells']:>5} {fmt(r['p']):>7}{q}  "
+              f"{r['verdict']}")
     for name in only:
         print(f"{name:{w}} timed on one side only or not in every turn (a benchmark one revision lacks)")
     if not rows:
         print("no benchmark timed in every turn of both sides")
     called = sum(r["verdict"] != "same" for r in rows)
-    if len(rows) >= 10:
-        # Each row is its own test: among many, some clear p < 0.05 by chance (README,
-        # "./lab ab": an A/A run of 44 called 3, at 1.02-1.04).
+    if adjusted:
+        # Each row is its own test: unadjusted, some of many clear p < 0.05 by chance
+        # (README, "./lab ab": an A/A run of 44 called 3 at 1.02-1.04, none adjusted).
+        share = ("the expected share of chance calls among the calls is at most 5%" if adjust == "bh" else
+                 "the chance that any call is chance is at most 5%")
+        print(f"{called} of {len(rows)} called, p adjusted for {len(rows)} tests ({ADJUST[adjust]}: {share})")
+        need = turns_for_lone_call(len(rows), adjust)
+        if statistics.median(r["turns"] for r in rows) < need:
+            print(f"with these turns, a benchmark that changed alone cannot be called among {len(rows)}: that "
+                  f"takes {need} turns, a narrower --filter or --adjust none"
+                  f"{' (a change shared by several benchmarks can be called with fewer)' if adjust == 'bh' else ''}")
+    elif len(rows) >= 10:
         print(f"{called} of {len(rows)} called; at p < {P_LEVEL} about {len(rows) * P_LEVEL:.0f} of {len(rows)} "
               f"equal benchmarks may be called by chance: repeat a call that matters, or give it more turns")
     if any(r["p"] is None for r in rows):
@@ -321,7 +463,128 @@ def report(args):
         raise AbError(f"{args.result}: not a result of ./lab ab")
     if not result["turns"]["A"]:
         raise AbError(f"{args.result}: no turns")
-    return slower_exit(print_report(result, args.threshold, args.keep_spells), args)
+    return slower_exit(print_report(result, args.threshold, args.keep_spells, args.adjust), args)
+
+
+def cmd_prune(args):
+    if args.keep < 0:
+        raise AbError("--keep takes a number of trees >= 0")
+    trees, runs, freed = prune(args.keep, 0)
+    kept = exported_trees()
+    say(f"removed {trees} exported tree(s) and {runs} run folder(s): {freed / 2**30:.1f} GiB freed; "
+        f"{len(kept)} tree(s) kept" + (f" ({', '.join(os.path.basename(p)[:10] for _, p in kept)})" if kept else ""))
+    return 0
+
+
+def bisect_commits(commits, test):
+    """The first commit of `commits` (oldest first; the last is known slower, the commit
+    before the first known not) for which test(commit) is True, by halving: test says
+    True (slower), False (not) or None (cannot tell: a build that fails, a benchmark the
+    commit lacks), and a commit it cannot tell is dropped, as `git bisect skip` does.
+    Returns (the first slower, the dropped commits between the last not slower and it,
+    the steps as [(commit, outcome)])."""
+    cands = list(commits)
+    lo, hi = -1, len(cands) - 1        # cands[lo] not slower (-1: the good commit), cands[hi] slower
+    steps, dropped = [], []
+    while hi - lo > 1:
+        mid = (lo + hi) // 2           # lo < mid < hi
+        outcome = test(cands[mid])
+        steps.append((cands[mid], outcome))
+        if outcome is None:
+            dropped.append(cands.pop(mid))
+            hi -= 1
+        elif outcome:
+            hi = mid
+        else:
+            lo = mid
+    order = {c: i for i, c in enumerate(commits)}
+    after = order[cands[lo]] if lo >= 0 else -1
+    between = [c for c in dropped if after < order[c] < order[cands[hi]]]
+    return cands[hi], sorted(between, key=order.get), steps
+
+
+def cmd_bisect(args):
+    """./lab ab bisect GOOD BAD: which commit between them made BAD's benchmarks slower.
+    Every step times GOOD against a candidate in turns, as `run` does; the benchmarks
+    followed are those BAD is slower on against GOOD."""
+    check_run_args(args)
+    good, bad = resolve(args.good), resolve(args.bad)
+    if good[1] is None or bad[1] is None:
+        raise AbError("bisect takes two commits ('.' is the working tree, which has no history)")
+    if subprocess.run(["git", "-C", ROOT, "merge-base", "--is-ancestor", good[1], bad[1]]).returncode != 0 \
+            or good[1] == bad[1]:
+        raise AbError(f"{args.good} is not an ancestor of {args.bad}: nothing lies between them")
+    listed = git("rev-list", "--reverse", "--ancestry-path", f"{good[1]}..{bad[1]}", "--", *args.paths).split()
+    commits = [c for c in listed if c != bad[1]] + [bad[1]]
+    subject = lambda c: git("log", "-1", "--format=%h %s", c)[:72]  # noqa: E731
+    say(f"bisect: {len(commits)} candidate commit(s) after {args.good} up to {args.bad} "
+        f"(those touching {' '.join(args.paths)}, and {args.bad}); first, {args.bad} against {args.good}")
+    rows, first_file = timed_comparison(args, good, bad)
+    tracked = [r["name"] for r in rows if r["verdict"] == "B slower"]
+    if not tracked:
+        say(f"{args.bad} is not slower than {args.good} on '{args.filter}': nothing to bisect")
+        return 1
+    say(f"following: {', '.join(tracked)}")
+    log = [{"commit": bad[1], "outcome": "slower", "file": first_file, "ratios": ratios_of(rows, tracked)}]
+
+    def test(commit):
+        try:
+            step_rows, path = timed_comparison(args, good, resolve(commit))
+        except AbError as e:
+            say(f"{commit[:10]} cannot be timed ({e}): skipped")
+            log.append({"commit": commit, "outcome": "skipped", "why": str(e)})
+            return None
+        by_name = {r["name"]: r for r in step_rows}
+        if any(name not in by_name for name in tracked):
+            say(f"{commit[:10]} lacks a followed benchmark: skipped")
+            log.append({"commit": commit, "outcome": "skipped", "file": path})
+            return None
+        slower = any(by_name[name]["verdict"] == "B slower" for name in tracked)
+        log.append({"commit": commit, "outcome": "slower" if slower else "not slower", "file": path,
+                    "ratios": ratios_of(step_rows, tracked)})
+        say(f"step {len(log) - 1}: {subject(commit)}: {'slower' if slower else 'not slower'} "
+            f"({', '.join(f'{x:.3f}' for x in ratios_of(step_rows, tracked).values())})")
+        return slower
+
+    first, dropped, steps = bisect_commits(commits, test)
+    index = commits.index(first)
+    before = commits[index - 1] if index > 0 else good[1]
+    confirm = None
+    if not args.no_confirm:
+        say(f"confirming: {before[:10]} (A) against {first[:10]} (B), the two sides of the step")
+        c_rows, c_file = timed_comparison(args, resolve(before), resolve(first))
+        by_name = {r["name"]: r for r in c_rows}
+        confirm = {"A": before, "B": first, "file": c_file, "ratios": ratios_of(c_rows, tracked),
+                   "slower": any(by_name.get(n, {}).get("verdict") == "B slower" for n in tracked)}
+    summary = {"kind": "nnuelab-ab-bisect", "cpu": cpu_model(),
+               "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+               "good": good[1], "bad": bad[1], "filter": args.filter, "paths": args.paths,
+               "candidates": len(commits), "followed": tracked, "steps": log, "first_slower": first,
+               "dropped": dropped, "confirm": confirm}
+    out = os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-bisect-"
+                       f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
+    with open(out, "w") as f:
+        json.dump(summary, f, indent=1)
+    print(f"\nbisect of {args.good}..{args.bad} on {', '.join(tracked)}: {len(commits)} candidates, "
+          f"{len(steps)} steps")
+    for entry in log:
+        ratios = ", ".join(f"{x:.3f}" for x in entry.get("ratios", {}).values())
+        print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  {ratios}")
+    print(f"first slower: {subject(first)}")
+    if dropped:
+        print(f"  or one of the skipped commits just before it: {', '.join(c[:10] for c in dropped)}")
+    if confirm is not None:
+        ratios = ", ".join(f"{x:.3f}" for x in confirm["ratios"].values())
+        print(f"confirmed against its predecessor {before[:10]}: B/A {ratios}" if confirm["slower"] else
+              f"NOT confirmed against its predecessor {before[:10]} (B/A {ratios}): the slowdown may come "
+              f"in steps over several commits, or noise misled a step; run again with more --turns")
+    say(f"wrote {os.path.relpath(out, ROOT)}")
+    return 0
+
+
+def ratios_of(rows, names):
+    by_name = {r["name"]: r for r in rows}
+    return {n: round(by_name[n]["ratio"], 4) for n in names if n in by_name}
 
 
 def slower_exit(rows, args):
@@ -337,30 +600,48 @@ def slower_exit(rows, args):
 def main(argv):
     ap = argparse.ArgumentParser(prog="./lab ab", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="mode", required=True)
+    def run_options(r):
+        r.add_argument("--filter", required=True, help="the benchmarks to compare (as ./lab bench --filter)")
+        r.add_argument("--turns", type=int, default=10)
+        r.add_argument("--repetitions", type=int, default=3)
+        r.add_argument("--per-turn", choices=("min", "median"), default="min")
+        r.add_argument("--min-time", type=float, default=0.1)
+        r.add_argument("--scrub", type=int)
+        r.add_argument("--full", action="store_true")
+        r.add_argument("--threshold", type=float, default=1.0)
+        r.add_argument("--no-pin", action="store_true")
+        r.add_argument("--keep-spells", action="store_true")
+        r.add_argument("--adjust", choices=tuple(ADJUST), default="bh")
+        r.add_argument("--keep-trees", type=int, default=KEEP_TREES)
     r = sub.add_parser("run", prog="./lab ab")
     r.add_argument("rev_a")
     r.add_argument("rev_b")
-    r.add_argument("--filter", required=True, help="the benchmarks to compare (as ./lab bench --filter)")
-    r.add_argument("--turns", type=int, default=10)
-    r.add_argument("--repetitions", type=int, default=3)
-    r.add_argument("--per-turn", choices=("min", "median"), default="min")
-    r.add_argument("--min-time", type=float, default=0.1)
-    r.add_argument("--scrub", type=int)
-    r.add_argument("--full", action="store_true")
-    r.add_argument("--threshold", type=float, default=1.0)
-    r.add_argument("--no-pin", action="store_true")
+    run_options(r)
     r.add_argument("--out")
     r.add_argument("--fail-on-slower", action="store_true")
-    r.add_argument("--keep-spells", action="store_true")
+    b = sub.add_parser("bisect", prog="./lab ab bisect")
+    b.add_argument("good")
+    b.add_argument("bad")
+    run_options(b)
+    b.add_argument("--paths", nargs="+", default=list(BENCH_PATHS),
+                   help="only commits touching these are candidates (default: what the bench is built from)")
+    b.add_argument("--no-confirm", action="store_true")
     q = sub.add_parser("report", prog="./lab ab report")
     q.add_argument("result")
     q.add_argument("--threshold", type=float, default=1.0)
     q.add_argument("--fail-on-slower", action="store_true")
     q.add_argument("--keep-spells", action="store_true")
+    q.add_argument("--adjust", choices=tuple(ADJUST), default="bh")
+    c = sub.add_parser("prune", prog="./lab ab prune")
+    c.add_argument("--keep", type=int, default=0, help="the most recently used exported trees to keep")
     args = ap.parse_args(argv)
     try:
+        if args.mode == "prune":
+            return cmd_prune(args)
         if args.threshold < 0:
             raise AbError("--threshold takes a percentage >= 0")
+        if args.mode == "bisect":
+            return cmd_bisect(args)
         return run(args) if args.mode == "run" else report(args)
     except (AbError, ResultError) as e:
         print(f"ab: {e}", file=sys.stderr)

@@ -1,9 +1,13 @@
-"""What the Python tools share (tools/ab.py, coverage.py, regress.py): the CPU's brand
-string for their result files, pinning a benchmark command to one CPU, and the robust
-spread that tells a case (or a turn) unlike the rest."""
+"""What the Python tools share (tools/ab.py, coverage.py, mutate.py, regress.py): the CPU's
+brand string for their result files, pinning a benchmark command to one CPU, the robust
+spread that tells a case (or a turn) unlike the rest, and building targets of a copy of
+the tree (ab's exported commits, mutate's private copy)."""
 import math
 import os
+import re
 import shutil
+import subprocess
+import time
 from statistics import median
 
 
@@ -35,3 +39,35 @@ def robust_spread(logs, z=3.5, floor=0.10):
     farther than spread from the median stands out from the rest."""
     m = median(logs)
     return m, max(z * 1.4826 * median([abs(x - m) for x in logs]), math.log1p(floor))
+
+
+def build_targets(src, preset, targets, log, jobs=None, timeout=None):
+    """Builds `targets` of the source tree `src` in src/build/<preset>, configuring it with
+    the CMake preset first when that folder has no build.ninja yet; both commands' output
+    goes to the file `log` (written anew). Returns (ok, seconds, what went wrong: the
+    log's last 30 lines but ninja's progress lines, "configuring failed", or "timed
+    out"). A timeout stops the build tool; ninja's compilers end with it."""
+    started = time.monotonic()
+    build_dir = os.path.join(src, "build", preset)
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    steps = []
+    if not os.path.isfile(os.path.join(build_dir, "build.ninja")):
+        steps.append(("configuring", ["cmake", "--preset", preset]))
+    steps.append(("building", ["cmake", "--build", build_dir, "--target", *targets] +
+                  (["-j", str(jobs)] if jobs else [])))
+    with open(log, "w") as f:
+        for what, cmd in steps:
+            f.write(f"$ {' '.join(cmd)}\n")
+            f.flush()
+            left = None if timeout is None else max(1.0, timeout - (time.monotonic() - started))
+            try:
+                p = subprocess.run(cmd, cwd=src, stdout=f, stderr=subprocess.STDOUT, timeout=left)
+            except subprocess.TimeoutExpired:
+                return False, time.monotonic() - started, f"{what} timed out (over {timeout:.0f} s)"
+            if p.returncode != 0:
+                break
+        else:
+            return True, time.monotonic() - started, ""
+    with open(log, errors="replace") as f:
+        tail = [ln for ln in f.read().splitlines() if not re.match(r"^\[\d+/\d+\] ", ln)][-30:]
+    return False, time.monotonic() - started, f"{what} failed:\n" + "\n".join(tail)

@@ -55,6 +55,7 @@ import sys
 import tempfile
 import time
 
+from common import build_targets
 from reasons import read_reasons
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -450,18 +451,9 @@ def sync_copy():
 
 
 def build(timeout):
-    """(ok, seconds, last lines of the log)."""
-    t = time.monotonic()
-    if not os.path.exists(os.path.join(BUILD, "build.ninja")):
-        p = subprocess.run(["cmake", "--preset", PRESET], cwd=COPY, capture_output=True, text=True)
-        if p.returncode:
-            return False, time.monotonic() - t, p.stdout[-2000:] + p.stderr[-2000:]
-    try:
-        p = subprocess.run(["ninja", "-C", BUILD, "tests/nnuelab_tests"] + (["nnuelab_regress"] if GATE else []),
-                           capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return False, time.monotonic() - t, "build timed out"
-    return p.returncode == 0, time.monotonic() - t, (p.stdout + p.stderr)[-3000:]
+    """(ok, seconds, what went wrong) of building the copy's test binary (and the gate's)."""
+    return build_targets(COPY, PRESET, ["nnuelab_tests"] + (["nnuelab_regress"] if GATE else []),
+                         os.path.join(WORK, "build.log"), timeout=timeout)
 
 
 def binary_digest(path=None):
