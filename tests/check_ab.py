@@ -17,10 +17,15 @@ adjusted; 20 of 44 moved 10% in every one of 10 turns: all called by Benjamini-H
 none by Holm, which needs 11 turns, as the report says); the least-recently-used pruning
 of build/ab's exported trees and run folders; `bisect`'s halving (every first slower
 commit of every list of 1 to 12 found in at most ceil(log2(n)) steps; a commit it cannot
-time skipped and named when it lies just before the answer); bad revisions, arguments and files exit 2
-with a message. The runs themselves (exporting,
+time skipped and named when it lies just before the answer; a candidate placed between
+GOOD and BAD: as slow as BAD near 1, as GOOD near 0, half way near 0.5 and unsure, a slow
+spell left out, None when BAD is not slower); bad revisions, arguments and files exit 2
+with a message. One whole comparison runs on two stand-in benches (scripts that write
+a bench JSON, B 10% slower): the turns' files, the result file where it belongs, the
+verdict. The runs themselves (exporting,
 building, timing) take minutes and are not run here.
 """
+import argparse
 import json
 import math
 import os
@@ -155,6 +160,83 @@ def check_bisect():
     check(first == "c6" and dropped == [], f"a skipped commit far from the answer is not named: {first}, {dropped}")
 
 
+FAKE_BENCH = """#!/usr/bin/python3
+import json, random, sys
+arg = {a.split("=", 1)[0]: a.split("=", 1)[1] for a in sys.argv[1:] if "=" in a}
+name = "x/avx2/t/64/dense:100"
+runs = [dict(name=name + "/manual_time", run_name=name, run_type="iteration", time_unit="ns",
+             real_time=NS * random.uniform(0.99, 1.01)) for _ in range(int(arg["--benchmark_repetitions"]))]
+with open(arg["--benchmark_out"], "w") as f:
+    json.dump({"context": {"nnuelab_cpu_model": "Fixture CPU"}, "benchmarks": runs}, f)
+"""
+
+
+def check_place():
+    name = "x/avx2/t/64/dense:100"
+
+    def three(c_factor, n=14, seed=21, drift=(0.8, 1.3)):
+        rng = random.Random(seed)
+        g, c, b = [], [], []
+        for _ in range(n):
+            d = rng.uniform(*drift)                         # the turn's drift, common to all
+            noise = lambda: rng.uniform(0.985, 1.015)      # noqa: E731
+            g.append({name: 40.0 * d * noise()})
+            c.append({name: 40.0 * c_factor * d * noise()})
+            b.append({name: 40.0 * 1.06 * d * noise()})
+        return g, c, b
+
+    like_bad = ab.place(*three(1.06), [name])
+    like_good = ab.place(*three(1.0), [name])
+    half = ab.place(*three(1.03), [name])
+    check(0.8 < like_bad["position"] < 1.2 and like_bad["p"] < 0.05 and
+          -0.2 < like_good["position"] < 0.2 and like_good["p"] < 0.05 and
+          0.3 < half["position"] < 0.7 and half["p"] > like_bad["p"],
+          f"a candidate placed between GOOD and BAD (6% apart, 1.5% noise, 30% drift): as BAD "
+          f"{like_bad['position']:.2f} (p {like_bad['p']:.4f}), as GOOD {like_good['position']:.2f}, "
+          f"half way {half['position']:.2f} (p {half['p']:.3f})")
+    g, c, b = three(1.0, drift=(0.97, 1.03))
+    c[3][name] *= 1.8                                  # a slow spell in the candidate's run
+    where = ab.place(g, c, b, [name])
+    kept = ab.place(g, c, b, [name], keep_spells=True)
+    check(where["spells"] == 1 and where["turns"] == 13 and where["position"] < 0.2 and kept["turns"] == 14,
+          f"a slow spell in one of the candidate's turns left out: {where['spells']} out, position "
+          f"{where['position']:.2f}")
+    g, c, b = three(1.0)
+    check(ab.place(g, c, [dict(t) for t in g], [name]) is None, "BAD no slower than GOOD in the step's turns: None")
+
+
+def check_whole_run():
+    """ab.timed_comparison from the turns to the result file, on two stand-in benches
+    (the build replaced by their paths; ROOT and AB_DIR moved into a scratch folder)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = {}
+        for side, ns in (("A", 100.0), ("B", 110.0)):
+            fake[side] = os.path.join(tmp, f"bench-{side}")
+            with open(fake[side], "w") as f:
+                f.write(FAKE_BENCH.replace("NS", repr(ns)))
+            os.chmod(fake[side], 0o755)
+        saved = ab.build, ab.AB_DIR, ab.ROOT
+        ab.build = lambda sha, src, jobs: fake[os.path.basename(src)]
+        ab.ROOT, ab.AB_DIR = tmp, os.path.join(tmp, "build", "ab")
+        args = argparse.Namespace(turns=6, repetitions=2, per_turn="min", min_time=0.1, scrub=None, full=False,
+                                  threshold=1.0, no_pin=True, keep_spells=False, adjust="bh", keep_trees=6,
+                                  filter=".")
+        try:
+            rows, out = ab.timed_comparison(args, ("a", None, os.path.join(tmp, "A")),
+                                            ("b", None, os.path.join(tmp, "B")))
+        finally:
+            ab.build, ab.AB_DIR, ab.ROOT = saved
+        with open(out) as f:
+            result = json.load(f)
+        runs = os.path.join(tmp, "build", "ab", "runs")
+        turn_files = sorted(os.listdir(os.path.join(runs, os.listdir(runs)[0])))
+        check(os.path.dirname(out) == os.path.join(tmp, "results") and result["kind"] == "nnuelab-ab" and
+              len(result["turns"]["A"]) == 6 and len(turn_files) == 12 and
+              rows[0]["verdict"] == "B slower" and 1.07 < rows[0]["ratio"] < 1.13,
+              f"a whole comparison of two stand-in benches (B 10% slower): result {os.path.relpath(out, tmp)}, "
+              f"{len(turn_files)} turn files, {rows[0]['verdict']} at {rows[0]['ratio']:.3f}")
+
+
 def main():
     r = verdict(*turns(10, 100.0, 1.10, 0.03, 1))
     check(r["verdict"] == "B slower" and 1.05 < r["ratio"] < 1.15 and r["p"] < 0.05,
@@ -205,6 +287,8 @@ def main():
     check_adjust()
     check_prune()
     check_bisect()
+    check_place()
+    check_whole_run()
 
     with tempfile.TemporaryDirectory() as tmp:
         name = "affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15"

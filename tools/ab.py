@@ -52,12 +52,16 @@ Results: results/<host>-ab-<time>.json (every turn's times; `report` reads it ag
 bisect: which commit between GOOD and BAD made BAD slower. It first times BAD against
 GOOD and follows the benchmarks BAD is slower on (none: nothing to bisect, exit 1); the
 candidates are the commits after GOOD up to BAD that touch --paths (default: what the
-bench is built from; other commits build the same bench), and each step times GOOD
-against the middle candidate and halves the range. A candidate that fails to build or
-lacks a followed benchmark is skipped, as `git bisect skip` does. Then the first slower
-commit is timed against the candidate before it (--no-confirm: not), which says whether
-that one commit holds the slowdown. Each step writes its own result file; the steps:
-results/<host>-ab-bisect-<time>.json.
+bench is built from; other commits build the same bench). Each step times GOOD, the
+middle candidate and BAD together in turns (G C B, B C G, ...) and places the candidate
+between them: 0 as fast as GOOD, 1 as slow as BAD (see place()); past 0.5 it is taken as
+slower, and the range halves. A step whose p says it is not sure of the side (p >= 0.05)
+gets --turns more turns, twice at most. No threshold decides a step: the day's own slowdown is the
+scale, where a fixed threshold misjudged steps when the VM's drift shrank a 7% slowdown to
+3% (2026-12-04). A candidate that fails to build or lacks a followed benchmark is skipped,
+as `git bisect skip` does. Then the first slower commit is timed against the candidate
+before it as `run` does (--no-confirm: not), which says whether that one commit holds the
+slowdown. The steps, their turns and positions: results/<host>-ab-bisect-<time>.json.
 """
 import argparse
 import datetime
@@ -84,6 +88,7 @@ SPELL_MIN = 0.10   # a slow spell's turn is at least this much slower than the s
 ADJUST = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "none"}
 KEEP_TREES = 6     # exported commit trees kept after a run (about 0.9 GB each)
 BENCH_PATHS = ("kernels", "bench", "reference", "workloads", "cmake", "CMakeLists.txt", "CMakePresets.json")
+EXTRA_ROUNDS = 2   # bisect: a step not sure of its side (p >= P_LEVEL) is timed again, up to twice
 KEEP_RUNS = 10     # per-turn folders of build/ab/runs/ kept after a run
 USED = ".ab-last-used"  # touched in an exported tree each time a run uses it
 
@@ -116,18 +121,23 @@ def resolve(rev):
     if not re.fullmatch(r"[0-9a-f]{40}", sha):
         raise AbError(f"'{rev}' is not a revision of this repository (a commit, branch, tag, "
                       "HEAD~N, or '.' for the working tree)")
-    return f"{rev} ({sha[:10]})", sha, os.path.join(AB_DIR, sha)
+    return f"{rev if rev != sha else git('log', '-1', '--format=%h', sha)} ({sha[:10]})", sha, os.path.join(AB_DIR, sha)
 
 
 def build(sha, src, jobs):
     """Builds nnuelab_bench of a commit's exported tree (or of the working tree); returns
     the binary's path."""
-    if sha is not None and not os.path.isfile(os.path.join(src, "CMakePresets.json")):
-        os.makedirs(src, exist_ok=True)
+    if sha is not None and not os.path.isdir(src):
+        # Exported beside it and renamed when whole, so an export cut short (Ctrl-C, a
+        # full disk) leaves no tree that looks complete.
+        part = src + ".part"
+        shutil.rmtree(part, ignore_errors=True)
+        os.makedirs(part)
         say(f"exporting {sha[:10]} to {os.path.relpath(src, ROOT)}")
         archive = subprocess.run(["git", "-C", ROOT, "archive", "--format=tar", sha],
                                  capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", src], input=archive, check=True)
+        subprocess.run(["tar", "-x", "-C", part], input=archive, check=True)
+        os.rename(part, src)
     log = os.path.join(src, "build", "ab-build.log") if sha else os.path.join(ROOT, "build", "ab-worktree-build.log")
     say(f"building nnuelab_bench of {sha[:10] if sha else 'the working tree'} "
         f"({os.path.relpath(src, ROOT) if sha else 'build/default'}, default preset)")
@@ -141,10 +151,10 @@ def build(sha, src, jobs):
     return os.path.join(src, BENCH)
 
 
-def exported_trees(ab_dir=AB_DIR):
+def exported_trees(ab_dir=None):
     """[(last use, path)] of the exported commit trees under ab_dir, the most recently
     used first (a tree no run has marked counts from its folder's time)."""
-    out = []
+    out, ab_dir = [], ab_dir or AB_DIR
     if os.path.isdir(ab_dir):
         for n in os.listdir(ab_dir):
             path = os.path.join(ab_dir, n)
@@ -165,11 +175,12 @@ def tree_size(path):
     return total
 
 
-def prune(keep_trees, keep_runs, spare=(), ab_dir=AB_DIR):
+def prune(keep_trees, keep_runs, spare=(), ab_dir=None):
     """Removes the exported trees but the keep_trees most recently used (and those in
     spare), and the per-turn folders of ab_dir/runs but the keep_runs newest (their
     figures are in the results file). Returns (trees removed, run folders removed,
     bytes freed)."""
+    ab_dir = ab_dir or AB_DIR
     trees = runs = freed = 0
     for _, path in exported_trees(ab_dir)[keep_trees:]:
         if path in spare:
@@ -177,6 +188,9 @@ def prune(keep_trees, keep_runs, spare=(), ab_dir=AB_DIR):
         freed += tree_size(path)
         shutil.rmtree(path)
         trees += 1
+    for n in os.listdir(ab_dir) if os.path.isdir(ab_dir) else []:
+        if n.endswith(".part"):            # an export cut short
+            shutil.rmtree(os.path.join(ab_dir, n), ignore_errors=True)
     runs_dir = os.path.join(ab_dir, "runs")
     if os.path.isdir(runs_dir):
         stamps = sorted(n for n in os.listdir(runs_dir) if os.path.isdir(os.path.join(runs_dir, n)))
@@ -188,7 +202,7 @@ def prune(keep_trees, keep_runs, spare=(), ab_dir=AB_DIR):
 
 
 def say_pruned(trees, runs, freed):
-    if trees or runs:
+    if trees:
         say(f"removed {trees} exported tree(s) and {runs} run folder(s) of {os.path.relpath(AB_DIR, ROOT)}: "
             f"{freed / 2**30:.1f} GiB freed")
 
@@ -225,25 +239,27 @@ def run(args):
     return slower_exit(rows, args)
 
 
-def timed_comparison(args, side_a, side_b, out=None):
-    """Builds the two sides' benches (resolve()'s triples) and times them in turns as the
-    run options in args say; writes the result file (out, or results/<host>-ab-<time>.json)
-    and prints the table. Returns (the table's rows, the file's path)."""
-    sides = [side_a, side_b]
+def time_in_turns(args, sides, first_turn=None):
+    """Builds the benches of sides ({key: resolve()'s triple}, keys in their order) and
+    times them in turns as the run options in args say: turn 1 in the keys' order, turn 2
+    in reverse, and so on (A B, B A for two sides; G C B, B C G for bisect's three, which
+    keeps C in the middle, where a drift linear over the turn cancels in C against the
+    mean of the other two). first_turn(turns) is called after the first turn. Returns
+    ({key: [{benchmark: ns} per turn]}, the time stamp, whether the runs were pinned)."""
     if args.turns < MIN_TURNS_FOR_TEST:
         say(f"{args.turns} turns: fewer than {MIN_TURNS_FOR_TEST}, so no difference can be called "
             f"(p stays >= {P_LEVEL})")
     jobs = os.cpu_count() or 2
     binaries = {}
-    for label, sha, src in sides:
+    for label, sha, src in sides.values():
         if src not in binaries:
             binaries[src] = build(sha, src, jobs)
-    say_pruned(*prune(args.keep_trees, KEEP_RUNS, spare={src for _, _, src in sides}))
+    say_pruned(*prune(args.keep_trees, KEEP_RUNS, spare={src for _, _, src in sides.values()}))
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     work = os.path.join(AB_DIR, "runs", stamp)
     os.makedirs(work, exist_ok=True)
     env = dict(os.environ)
-    # Both sides read the same data and traces (a copy's compiled-in default would be the
+    # Every side reads the same data and traces (a copy's compiled-in default would be the
     # copy's own results/traces, which ./lab trace never wrote).
     env.setdefault("NNUELAB_DATA", os.path.join(ROOT, "..", "shared", "data"))
     env.setdefault("NNUELAB_TRACES", os.path.join(ROOT, "results", "traces"))
@@ -254,50 +270,61 @@ def timed_comparison(args, side_a, side_b, out=None):
         flags.append("--grid=full")
     if args.scrub is not None:
         flags.append(f"--scrub={args.scrub}")
-    # Decided once for every run: the same CPU for both sides and every turn.
+    # Decided once for every run: the same CPU for every side and every turn.
     pin_prefix, pin = pin_command([], 1) if not args.no_pin else ([], "")
     if not args.no_pin and not pin_prefix:
         say(pin)
-    turns = {"A": [], "B": []}
-    say(f"{args.turns} turns of A = {sides[0][0]} and B = {sides[1][0]}, order alternating; "
-        f"runs in {os.path.relpath(work, ROOT)}")
+    keys = "".join(sides)
+    turns = {k: [] for k in keys}
+    say(f"{args.turns} turns of {', '.join(f'{k} = {sides[k][0]}' for k in keys)}, order "
+        f"{'alternating' if len(keys) == 2 else keys + ', ' + keys[::-1] + ', ...'}; runs in {os.path.relpath(work, ROOT)}")
     try:
         for t in range(args.turns):
-            for side in ("AB" if t % 2 == 0 else "BA"):
-                label, sha, src = sides[0 if side == "A" else 1]
-                out = os.path.join(work, f"{side}-{t + 1}.json")
-                p = subprocess.run(pin_prefix + [binaries[src], *flags, f"--benchmark_out={out}"],
+            for key in (keys if t % 2 == 0 else keys[::-1]):
+                label, sha, src = sides[key]
+                turn_file = os.path.join(work, f"{key}-{t + 1}.json")
+                p = subprocess.run(pin_prefix + [binaries[src], *flags, f"--benchmark_out={turn_file}"],
                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
                 if p.returncode != 0:
-                    raise AbError(f"the bench of {side} ({label}) failed in turn {t + 1} (exit {p.returncode}): "
+                    raise AbError(f"the bench of {key} ({label}) failed in turn {t + 1} (exit {p.returncode}): "
                                   f"{p.stderr.strip()[-400:]}")
-                times = turn_times(out, args.per_turn)
+                times = turn_times(turn_file, args.per_turn)
                 if not times:
-                    raise AbError(f"--filter '{args.filter}' matches no benchmark {side} ({label}) can run")
-                turns[side].append(times)
-            if t == 0 and side == "B":
-                m = len(set(turns["A"][0]) & set(times))
-                need = turns_for_lone_call(m, args.adjust)
-                if m > 1 and args.turns < need:
-                    say(f"{m} benchmarks, {args.turns} turns: after the {ADJUST[args.adjust]} adjustment a "
-                        f"benchmark that changed alone cannot be called under {need} turns "
-                        f"(--turns {need}, a narrower --filter, or --adjust none)")
+                    raise AbError(f"--filter '{args.filter}' matches no benchmark {key} ({label}) can run")
+                turns[key].append(times)
+            if t == 0 and first_turn:
+                first_turn(turns)
             say(f"turn {t + 1}/{args.turns} done")
     except KeyboardInterrupt:
-        say(f"interrupted: reporting the {min(len(turns['A']), len(turns['B']))} complete turns")
-    n = min(len(turns["A"]), len(turns["B"]))
-    turns = {"A": turns["A"][:n], "B": turns["B"][:n]}
+        say(f"interrupted: reporting the {min(len(v) for v in turns.values())} complete turns")
+    n = min(len(v) for v in turns.values())
     if n == 0:
         raise AbError("no complete turn")
+    return {k: v[:n] for k, v in turns.items()}, stamp, bool(pin_prefix)
+
+
+def timed_comparison(args, side_a, side_b, out=None):
+    """Builds the two sides' benches (resolve()'s triples) and times them in turns as the
+    run options in args say; writes the result file (out, or results/<host>-ab-<time>.json)
+    and prints the table. Returns (the table's rows, the file's path)."""
+    def lone_call_warning(turns):
+        m = len(set(turns["A"][0]) & set(turns["B"][0]))
+        need = turns_for_lone_call(m, args.adjust)
+        if m > 1 and args.turns < need:
+            say(f"{m} benchmarks, {args.turns} turns: after the {ADJUST[args.adjust]} adjustment a "
+                f"benchmark that changed alone cannot be called under {need} turns "
+                f"(--turns {need}, a narrower --filter, or --adjust none)")
+
+    turns, stamp, pinned = time_in_turns(args, {"A": side_a, "B": side_b}, lone_call_warning)
     result = {
         "kind": "nnuelab-ab",
         "host": socket.gethostname(),
         "cpu": cpu_model(),
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "A": sides[0][0], "B": sides[1][0],
-        "commit_A": sides[0][1], "commit_B": sides[1][1],
+        "A": side_a[0], "B": side_b[0],
+        "commit_A": side_a[1], "commit_B": side_b[1],
         "filter": args.filter, "per_turn": args.per_turn, "repetitions": args.repetitions, "min_time": args.min_time,
-        "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": bool(pin_prefix),
+        "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": pinned,
         "turns": turns,
     }
     out = out or os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-{stamp}.json")
@@ -503,10 +530,37 @@ def bisect_commits(commits, test):
     return cands[hi], sorted(between, key=order.get), steps
 
 
+def place(g_turns, c_turns, b_turns, names, keep_spells=False):
+    """Where a candidate C stands between GOOD and BAD, from turns that timed all three:
+    per benchmark, the median over the turns of log(C/G) over the median of log(B/G), so 0
+    is as fast as GOOD and 1 as slow as BAD (no threshold: the scale is the day's own
+    slowdown, which drifts on a VM); C is taken as slower when the mean over the names is
+    above 0.5. Turns a slow spell hit on any side are left out. p: Wilcoxon's signed-rank
+    test of the turns' log(C^2 / (G B)), summed over the names, which is 0 when C is
+    half way: how sure the side taken is. Returns {"position", "p", "positions", "turns",
+    "spells"}, or None when BAD is not slower than GOOD in these turns."""
+    spells = set()
+    if not keep_spells:
+        for name in names:
+            for side in (g_turns, c_turns, b_turns):
+                spells |= slow_spells([t[name] for t in side])
+    keep = [i for i in range(len(g_turns)) if i not in spells]
+    positions, d = {}, [0.0] * len(keep)
+    for name in names:
+        g, c, b = ([side[i][name] for i in keep] for side in (g_turns, c_turns, b_turns))
+        bad = statistics.median(math.log(y / x) for x, y in zip(g, b))
+        if bad <= 0:
+            return None
+        positions[name] = statistics.median(math.log(y / x) for x, y in zip(g, c)) / bad
+        d = [acc + math.log(z * z / (x * y)) for acc, x, y, z in zip(d, g, b, c)]
+    return {"position": statistics.mean(positions.values()), "p": wilcoxon_p(d), "positions": positions,
+            "turns": len(keep), "spells": len(spells)}
+
+
 def cmd_bisect(args):
     """./lab ab bisect GOOD BAD: which commit between them made BAD's benchmarks slower.
-    Every step times GOOD against a candidate in turns, as `run` does; the benchmarks
-    followed are those BAD is slower on against GOOD."""
+    Every step times GOOD, a candidate and BAD in turns and places the candidate between
+    them; the benchmarks followed are those BAD is slower on against GOOD."""
     check_run_args(args)
     good, bad = resolve(args.good), resolve(args.bad)
     if good[1] is None or bad[1] is None:
@@ -525,25 +579,39 @@ def cmd_bisect(args):
         say(f"{args.bad} is not slower than {args.good} on '{args.filter}': nothing to bisect")
         return 1
     say(f"following: {', '.join(tracked)}")
-    log = [{"commit": bad[1], "outcome": "slower", "file": first_file, "ratios": ratios_of(rows, tracked)}]
+    log = [{"commit": bad[1], "outcome": "slower", "file": first_file, "ratios": ratios_of(rows, tracked),
+            "position": 1.0}]
 
     def test(commit):
+        # GOOD, the candidate and BAD timed together; the candidate is placed between them.
+        sides = {"G": good, "C": resolve(commit), "B": bad}
         try:
-            step_rows, path = timed_comparison(args, good, resolve(commit))
+            turns, _, _ = time_in_turns(args, sides)
         except AbError as e:
             say(f"{commit[:10]} cannot be timed ({e}): skipped")
             log.append({"commit": commit, "outcome": "skipped", "why": str(e)})
             return None
-        by_name = {r["name"]: r for r in step_rows}
-        if any(name not in by_name for name in tracked):
+        if any(name not in t for t in turns["C"] for name in tracked):
             say(f"{commit[:10]} lacks a followed benchmark: skipped")
-            log.append({"commit": commit, "outcome": "skipped", "file": path})
+            log.append({"commit": commit, "outcome": "skipped", "why": "lacks a followed benchmark"})
             return None
-        slower = any(by_name[name]["verdict"] == "B slower" for name in tracked)
-        log.append({"commit": commit, "outcome": "slower" if slower else "not slower", "file": path,
-                    "ratios": ratios_of(step_rows, tracked)})
-        say(f"step {len(log) - 1}: {subject(commit)}: {'slower' if slower else 'not slower'} "
-            f"({', '.join(f'{x:.3f}' for x in ratios_of(step_rows, tracked).values())})")
+        where = place(turns["G"], turns["C"], turns["B"], tracked, args.keep_spells)
+        for _ in range(EXTRA_ROUNDS):
+            if where is None or (where["p"] is not None and where["p"] < P_LEVEL):
+                break
+            say(f"{commit[:10]}: position {where['position']:.2f}, not sure of its side (p {fmt_p(where['p'])}): "
+                f"{args.turns} more turns")
+            more, _, _ = time_in_turns(args, sides)
+            turns = {k: turns[k] + more[k] for k in turns}
+            where = place(turns["G"], turns["C"], turns["B"], tracked, args.keep_spells)
+        if where is None:
+            say(f"step {len(log)}: {subject(commit)}: BAD was not slower than GOOD in this step's turns: skipped")
+            log.append({"commit": commit, "outcome": "skipped", "why": "BAD not slower in its turns", "turns": turns})
+            return None
+        slower = where["position"] > 0.5
+        log.append({"commit": commit, "outcome": "slower" if slower else "not slower", "turns": turns, **where})
+        say(f"step {len(log) - 1}: {subject(commit)}: {'slower' if slower else 'not slower'} (position "
+            f"{where['position']:.2f} from GOOD 0 to BAD 1, p {fmt_p(where['p'])}, {where['turns']} turns)")
         return slower
 
     first, dropped, steps = bisect_commits(commits, test)
@@ -567,10 +635,15 @@ def cmd_bisect(args):
         json.dump(summary, f, indent=1)
     print(f"\nbisect of {args.good}..{args.bad} on {', '.join(tracked)}: {len(commits)} candidates, "
           f"{len(steps)} steps")
+    print(f"  {'commit':72}  {'outcome':10}  position (GOOD 0, BAD 1)  p")
     for entry in log:
-        ratios = ", ".join(f"{x:.3f}" for x in entry.get("ratios", {}).values())
-        print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  {ratios}")
+        where = "" if "position" not in entry else f"{entry['position']:8.2f}"
+        sure = "" if entry.get("p") is None else f"                  {fmt_p(entry['p'])}"
+        print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  {where}{sure}")
+    unsure = [e["commit"][:10] for e in log if e.get("p") is not None and e["p"] >= P_LEVEL]
     print(f"first slower: {subject(first)}")
+    if unsure:
+        print(f"  steps not sure of their side (p >= {P_LEVEL}): {', '.join(unsure)}; more --turns would settle them")
     if dropped:
         print(f"  or one of the skipped commits just before it: {', '.join(c[:10] for c in dropped)}")
     if confirm is not None:
@@ -580,6 +653,10 @@ def cmd_bisect(args):
               f"in steps over several commits, or noise misled a step; run again with more --turns")
     say(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
+
+
+def fmt_p(p):
+    return "n/a" if p is None else f"{p:.3f}"
 
 
 def ratios_of(rows, names):
