@@ -3,9 +3,9 @@
 
 On a shared VM the time of one call drifts by tens of percent over an hour (the guest's
 placement, the host's load: docs/findings/). Two bench runs made minutes apart therefore
-cannot tell a change of a few percent from the drift. Timing the two builds in turns,
-A then B, then B then A, ..., each run pinned to the same CPU, and comparing each turn's
-B with the same turn's A cancels what drifts slower than a turn.
+cannot tell a change of a few percent from the drift. Timing the two builds in turns, A
+then B, then B then A, ..., each run pinned to the same CPU, and comparing each turn's B
+with the same turn's A cancels what drifts slower than a turn.
 
   run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--per-turn min|median]
       [--min-time S] [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
@@ -20,49 +20,50 @@ commit's tree is exported with `git archive` to build/ab/<commit>/ and its bench
 there with the default preset; the copy is kept, so comparing against the same commit
 again builds nothing. At most --keep-trees copies (default 6, about 0.9 GB each) are kept
 after a run, the least recently used removed first (never the run's own); `prune` removes
-them all but the --keep most recently used, and the per-turn files of build/ab/runs/. The same revision twice (`./lab ab HEAD HEAD`) runs one binary in
-both roles: the comparison's own noise floor.
+them all but the --keep most recently used, and the per-turn files of build/ab/runs/. The
+same revision twice (`./lab ab HEAD HEAD`) runs one binary in both roles: the comparison's
+own noise floor.
 
 A turn's figure of a benchmark is its fastest repetition (--per-turn min, the default:
-noise on a VM only adds time, and a slow spell that spans one repetition of the three
-then moves nothing) or their median (--per-turn median).
+noise on a VM only adds time, and a slow spell that spans one repetition of the three then
+moves nothing) or their median (--per-turn median).
 
 A turn in which one side's figure stands out slow against that side's own other turns
-(more than 3.5 robust standard deviations and 10% above its median: the same binary on
-the same inputs, so the machine's slow spell) is left out of the comparison, and counted
+(more than 3.5 robust standard deviations and 10% above its median: the same binary on the
+same inputs, so the machine's slow spell) is left out of the comparison, and counted
 (--keep-spells: every turn compared).
 
 Per benchmark: each side's median over the turns kept of its turn figures (ns per call)
-and the range over all turns; the ratio B/A as the median of the turns' paired ratios;
-how many turns B took longer; and Wilcoxon's signed-rank test on the turns' log ratios (scipy), whose
-p-value says how likely so consistent a difference is from noise alone. Each benchmark is
-its own test, so among many some clear p < 0.05 by chance: the p-values are adjusted for
-their number (--adjust bh, the default: Benjamini-Hochberg, which keeps the expected share
-of chance calls among the calls under 5%; holm: Holm's step-down, which keeps the chance of
-any chance call under 5%; none: each p as it is). The verdict is "B slower" or "B faster"
-when the adjusted p < 0.05 and the ratio is off 1 by more than --threshold (default 1%),
-else "same" (a difference smaller than the threshold, or one the turns do not agree on).
-Six turns is the least with which the test can reach p < 0.05 (the least two-sided p of n
-turns is 2 / 2^n); a benchmark that changed alone among m needs 2 / 2^n < 0.05 / m after
-the adjustment (11 turns for 44 benchmarks), and the report says when the turns are fewer.
---fail-on-slower: exit 1 when some benchmark is "B slower" (`git bisect run`); a bad
-argument, revision, build or file exits 2.
-Results: results/<host>-ab-<time>.json (every turn's times; `report` reads it again).
+and the range over all turns; the ratio B/A as the median of the turns' paired ratios; how
+many turns B took longer; and Wilcoxon's signed-rank test on the turns' log ratios
+(scipy), whose p-value says how likely so consistent a difference is from noise alone.
+Each benchmark is its own test, so among many some clear p < 0.05 by chance: the p-values
+are adjusted for their number (--adjust bh, the default: Benjamini-Hochberg, which keeps
+the expected share of chance calls among the calls under 5%; holm: Holm's step-down, which
+keeps the chance of any chance call under 5%; none: each p as it is). The verdict is "B
+slower" or "B faster" when the adjusted p < 0.05 and the ratio is off 1 by more than
+--threshold (default 1%), else "same" (a difference smaller than the threshold, or one the
+turns do not agree on). Six turns is the least with which the test can reach p < 0.05 (the
+least two-sided p of n turns is 2 / 2^n); a benchmark that changed alone among m needs 2 /
+2^n < 0.05 / m after the adjustment (11 turns for 44 benchmarks), and the report says when
+the turns are fewer. --fail-on-slower: exit 1 when some benchmark is "B slower" (`git
+bisect run`); a bad argument, revision, build or file exits 2. Results:
+results/<host>-ab-<time>.json (every turn's times; `report` reads it again).
 
-bisect: which commit between GOOD and BAD made BAD slower. It first times BAD against
-GOOD and follows the benchmarks BAD is slower on (none: nothing to bisect, exit 1); the
+bisect: which commit between GOOD and BAD made BAD slower. It first times BAD against GOOD
+and follows the benchmarks BAD is slower on (none: nothing to bisect, exit 1); the
 candidates are the commits after GOOD up to BAD that touch --paths (default: what the
-bench is built from; other commits build the same bench). Each step times GOOD, the
-middle candidate and BAD together in turns (G C B, B C G, ...) and places the candidate
-between them: 0 as fast as GOOD, 1 as slow as BAD (see place()); past 0.5 it is taken as
-slower, and the range halves. A step whose p says it is not sure of the side (p >= 0.05)
-gets --turns more turns, twice at most. No threshold decides a step: the day's own slowdown is the
-scale, where a fixed threshold misjudged steps when the VM's drift shrank a 7% slowdown to
-3% (2026-12-04). A candidate that fails to build or lacks a followed benchmark is skipped,
-as `git bisect skip` does. Then the first slower commit is timed against the candidate
-before it as `run` does (--no-confirm: not), which says whether that one commit holds the
-slowdown. The steps, their turns and positions: results/<host>-ab-bisect-<time>.json.
-"""
+bench is built from; other commits build the same bench). Each step times GOOD, the middle
+candidate and BAD together in turns (G C B, B C G, ...) and places the candidate between
+them: 0 as fast as GOOD, 1 as slow as BAD (see place()); past 0.5 it is taken as slower,
+and the range halves. A step whose p says it is not sure of the side (p >= 0.05) gets
+--turns more turns, twice at most. No threshold decides a step: the day's own slowdown is
+the scale, where a fixed threshold misjudged steps when the VM's drift shrank a 7%
+slowdown to 3% (2026-12-04). A candidate that fails to build or lacks a followed benchmark
+is skipped, as `git bisect skip` does. Then the first slower commit is timed against the
+candidate before it as `run` does (--no-confirm: not), which says whether that one commit
+holds the slowdown. The steps, their turns and positions:
+results/<host>-ab-bisect-<time>.json."""
 import argparse
 import datetime
 import json
@@ -643,7 +644,9 @@ def cmd_bisect(args):
     unsure = [e["commit"][:10] for e in log if e.get("p") is not None and e["p"] >= P_LEVEL]
     print(f"first slower: {subject(first)}")
     if unsure:
-        print(f"  steps not sure of their side (p >= {P_LEVEL}): {', '.join(unsure)}; more --turns would settle them")
+        print(f"  steps not sure of their side (p >= {P_LEVEL} after up to {EXTRA_ROUNDS + 1}x the turns): "
+              f"{', '.join(unsure)}; positions that stay near 0.5 say the slowdown is spread over several "
+              f"commits (each a part, or code placement moving with every change), not one")
     if dropped:
         print(f"  or one of the skipped commits just before it: {', '.join(c[:10] for c in dropped)}")
     if confirm is not None:
