@@ -63,7 +63,8 @@ slowdown to 3% (2026-12-04). A candidate that fails to build or lacks a followed
 is skipped, as `git bisect skip` does. Then the first slower commit is timed against the
 candidate before it as `run` does (--no-confirm: not), which says whether that one commit
 holds the slowdown. The steps, their turns and positions:
-results/<host>-ab-bisect-<time>.json."""
+results/<host>-ab-bisect-<time>.json. Exit 0 with an answer, 1 when BAD is not slower, 2
+on a bad argument, 130 on Ctrl-C (the steps so far printed)."""
 import argparse
 import datetime
 import json
@@ -240,12 +241,14 @@ def run(args):
     return slower_exit(rows, args)
 
 
-def time_in_turns(args, sides, first_turn=None):
+def time_in_turns(args, sides, first_turn=None, stop_on_interrupt=False):
     """Builds the benches of sides ({key: resolve()'s triple}, keys in their order) and
     times them in turns as the run options in args say: turn 1 in the keys' order, turn 2
     in reverse, and so on (A B, B A for two sides; G C B, B C G for bisect's three, which
     keeps C in the middle, where a drift linear over the turn cancels in C against the
-    mean of the other two). first_turn(turns) is called after the first turn. Returns
+    mean of the other two). first_turn(turns) is called after the first turn. Ctrl-C ends
+    the turns there (the complete ones are kept), or, with stop_on_interrupt, goes on up
+    to the caller. Returns
     ({key: [{benchmark: ns} per turn]}, the time stamp, whether the runs were pinned)."""
     if args.turns < MIN_TURNS_FOR_TEST:
         say(f"{args.turns} turns: fewer than {MIN_TURNS_FOR_TEST}, so no difference can be called "
@@ -297,6 +300,8 @@ def time_in_turns(args, sides, first_turn=None):
                 first_turn(turns)
             say(f"turn {t + 1}/{args.turns} done")
     except KeyboardInterrupt:
+        if stop_on_interrupt:
+            raise
         say(f"interrupted: reporting the {min(len(v) for v in turns.values())} complete turns")
     n = min(len(v) for v in turns.values())
     if n == 0:
@@ -304,7 +309,7 @@ def time_in_turns(args, sides, first_turn=None):
     return {k: v[:n] for k, v in turns.items()}, stamp, bool(pin_prefix)
 
 
-def timed_comparison(args, side_a, side_b, out=None):
+def timed_comparison(args, side_a, side_b, out=None, stop_on_interrupt=False):
     """Builds the two sides' benches (resolve()'s triples) and times them in turns as the
     run options in args say; writes the result file (out, or results/<host>-ab-<time>.json)
     and prints the table. Returns (the table's rows, the file's path)."""
@@ -316,7 +321,7 @@ def timed_comparison(args, side_a, side_b, out=None):
                 f"benchmark that changed alone cannot be called under {need} turns "
                 f"(--turns {need}, a narrower --filter, or --adjust none)")
 
-    turns, stamp, pinned = time_in_turns(args, {"A": side_a, "B": side_b}, lone_call_warning)
+    turns, stamp, pinned = time_in_turns(args, {"A": side_a, "B": side_b}, lone_call_warning, stop_on_interrupt)
     result = {
         "kind": "nnuelab-ab",
         "host": socket.gethostname(),
@@ -587,7 +592,7 @@ def cmd_bisect(args):
         # GOOD, the candidate and BAD timed together; the candidate is placed between them.
         sides = {"G": good, "C": resolve(commit), "B": bad}
         try:
-            turns, _, _ = time_in_turns(args, sides)
+            turns, _, _ = time_in_turns(args, sides, stop_on_interrupt=True)
         except AbError as e:
             say(f"{commit[:10]} cannot be timed ({e}): skipped")
             log.append({"commit": commit, "outcome": "skipped", "why": str(e)})
@@ -602,7 +607,7 @@ def cmd_bisect(args):
                 break
             say(f"{commit[:10]}: position {where['position']:.2f}, not sure of its side (p {fmt_p(where['p'])}): "
                 f"{args.turns} more turns")
-            more, _, _ = time_in_turns(args, sides)
+            more, _, _ = time_in_turns(args, sides, stop_on_interrupt=True)
             turns = {k: turns[k] + more[k] for k in turns}
             where = place(turns["G"], turns["C"], turns["B"], tracked, args.keep_spells)
         if where is None:
@@ -615,16 +620,28 @@ def cmd_bisect(args):
             f"{where['position']:.2f} from GOOD 0 to BAD 1, p {fmt_p(where['p'])}, {where['turns']} turns)")
         return slower
 
-    first, dropped, steps = bisect_commits(commits, test)
-    index = commits.index(first)
-    before = commits[index - 1] if index > 0 else good[1]
+    try:
+        first, dropped, steps = bisect_commits(commits, test)
+    except KeyboardInterrupt:
+        say(f"interrupted after {len(log) - 1} step(s); the steps so far:")
+        for entry in log:
+            print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  "
+                  f"{entry.get('position', float('nan')):8.2f}")
+        return 130
+    # The candidate before the answer that was not skipped (else GOOD): the step's other side.
+    earlier = [c for c in commits[:commits.index(first)] if c not in dropped]
+    before = earlier[-1] if earlier else good[1]
     confirm = None
     if not args.no_confirm:
         say(f"confirming: {before[:10]} (A) against {first[:10]} (B), the two sides of the step")
-        c_rows, c_file = timed_comparison(args, resolve(before), resolve(first))
-        by_name = {r["name"]: r for r in c_rows}
-        confirm = {"A": before, "B": first, "file": c_file, "ratios": ratios_of(c_rows, tracked),
-                   "slower": any(by_name.get(n, {}).get("verdict") == "B slower" for n in tracked)}
+        try:
+            c_rows, c_file = timed_comparison(args, resolve(before), resolve(first), stop_on_interrupt=True)
+        except (AbError, KeyboardInterrupt) as e:
+            say(f"no confirmation: {e or 'interrupted'}")
+        else:
+            by_name = {r["name"]: r for r in c_rows}
+            confirm = {"A": before, "B": first, "file": c_file, "ratios": ratios_of(c_rows, tracked),
+                       "slower": any(by_name.get(n, {}).get("verdict") == "B slower" for n in tracked)}
     summary = {"kind": "nnuelab-ab-bisect", "cpu": cpu_model(),
                "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
                "good": good[1], "bad": bad[1], "filter": args.filter, "paths": args.paths,
@@ -653,7 +670,7 @@ def cmd_bisect(args):
         ratios = ", ".join(f"{x:.3f}" for x in confirm["ratios"].values())
         print(f"confirmed against its predecessor {before[:10]}: B/A {ratios}" if confirm["slower"] else
               f"NOT confirmed against its predecessor {before[:10]} (B/A {ratios}): the slowdown may come "
-              f"in steps over several commits, or noise misled a step; run again with more --turns")
+              f"in parts over several commits (see the positions), or noise misled a step")
     say(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
 
