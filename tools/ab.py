@@ -123,12 +123,18 @@ def resolve(rev):
     if not re.fullmatch(r"[0-9a-f]{40}", sha):
         raise AbError(f"'{rev}' is not a revision of this repository (a commit, branch, tag, "
                       "HEAD~N, or '.' for the working tree)")
-    return f"{rev if rev != sha else git('log', '-1', '--format=%h', sha)} ({sha[:10]})", sha, os.path.join(AB_DIR, sha)
+    return f"{rev if rev != sha else sha[:7]} ({sha[:10]})", sha, os.path.join(AB_DIR, sha)
+
+
+_BUILT = {}   # src -> bench path: each tree is built once per process (a bisect times
+             # GOOD and BAD in every round of every step)
 
 
 def build(sha, src, jobs):
-    """Builds nnuelab_bench of a commit's exported tree (or of the working tree); returns
-    the binary's path."""
+    """Builds nnuelab_bench of a commit's exported tree (or of the working tree), once per
+    process; returns the binary's path."""
+    if src in _BUILT:
+        return _BUILT[src]
     if sha is not None and not os.path.isdir(src):
         # Exported beside it and renamed when whole, so an export cut short (Ctrl-C, a
         # full disk) leaves no tree that looks complete.
@@ -147,10 +153,15 @@ def build(sha, src, jobs):
     if not ok:
         print(why, file=sys.stderr)
         raise AbError(f"building {sha[:10] if sha else 'the working tree'} failed; full log: {log}")
+    _BUILT[src] = os.path.join(src, BENCH)
+    return _BUILT[src]
+
+
+def mark_used(sha, src):
+    """Stamps an exported tree as just used (what pruning keeps by)."""
     if sha is not None:
         with open(os.path.join(src, USED), "w") as f:
             f.write(datetime.datetime.now().isoformat(timespec="seconds") + "\n")
-    return os.path.join(src, BENCH)
 
 
 def exported_trees(ab_dir=None):
@@ -256,8 +267,8 @@ def time_in_turns(args, sides, first_turn=None, stop_on_interrupt=False):
     jobs = os.cpu_count() or 2
     binaries = {}
     for label, sha, src in sides.values():
-        if src not in binaries:
-            binaries[src] = build(sha, src, jobs)
+        binaries[src] = build(sha, src, jobs)
+        mark_used(sha, src)
     say_pruned(*prune(args.keep_trees, KEEP_RUNS, spare={src for _, _, src in sides.values()}))
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     work = os.path.join(AB_DIR, "runs", stamp)
@@ -455,12 +466,11 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
     w = max([len(r["name"]) for r in rows] + [9])
     print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} "
           f"{'spell':>5} {'p':>7}{' p adj' if adjusted else ''}  verdict")
-    fmt = lambda x: "n/a" if x is None else f"{x:.3f}"  # noqa: E731
     for r in rows:
         rng = lambda lo_hi: f"[{lo_hi[0]:.1f}-{lo_hi[1]:.1f}]"  # noqa: E731
-        q = f" {fmt(r['q']):>5}" if adjusted else ""
+        q = f" {fmt_p(r['q']):>5}" if adjusted else ""
         print(f"{r['name']:{w}} {r['a']:9.1f} {rng(r['a_range']):>17} {r['b']:9.1f} {rng(r['b_range']):>17} "
-              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {r['spells']:>5} {fmt(r['p']):>7}{q}  "
+              f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {r['spells']:>5} {fmt_p(r['p']):>7}{q}  "
               f"{r['verdict']}")
     for name in only:
         print(f"{name:{w}} timed on one side only or not in every turn (a benchmark one revision lacks)")
