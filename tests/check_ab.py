@@ -19,10 +19,16 @@ of build/ab's exported trees and run folders; `bisect`'s halving (every first sl
 commit of every list of 1 to 12 found in at most ceil(log2(n)) steps; a commit it cannot
 time skipped and named when it lies just before the answer; a candidate placed between
 GOOD and BAD: as slow as BAD near 1, as GOOD near 0, half way near 0.5 and unsure, a slow
-spell left out, None when BAD is not slower); bad revisions, arguments and files exit 2
+spell left out, None when BAD is not slower); `slots`' slot effects (the median's interval;
+no middle bias found under a drift within the turn, which shows as first over last; a
+middle slot 3% slower found; a whole run on a stand-in bench whose middle runs are 5%
+slower, read again by `report`); `bisect --rotate`'s turn orders (every side twice in every
+slot over six turns) and a candidate as fast as GOOD placed near 0 with the middle slot 2%
+slower, where the plain orders place it past 0.25; bad revisions, arguments and files exit 2
 with a message. One whole comparison runs on two stand-in benches (scripts that write
 a bench JSON, B 10% slower): the turns' files, the result file where it belongs, the
-verdict. The runs themselves (exporting,
+verdict. One whole bisect runs in a scratch git repository on stand-in benches (the answer,
+its confirmation, every step's turns kept in the summary file). The runs themselves (exporting,
 building, timing) take minutes and are not run here.
 """
 import argparse
@@ -198,11 +204,40 @@ def check_place():
     c[3][name] *= 1.8                                  # a slow spell in the candidate's run
     where = ab.place(g, c, b, [name])
     kept = ab.place(g, c, b, [name], keep_spells=True)
-    check(where["spells"] == 1 and where["turns"] == 13 and where["position"] < 0.2 and kept["turns"] == 14,
+    check(where["spells"] == 1 and where["kept"] == 13 and where["position"] < 0.2 and kept["kept"] == 14,
           f"a slow spell in one of the candidate's turns left out: {where['spells']} out, position "
           f"{where['position']:.2f}")
     g, c, b = three(1.0)
     check(ab.place(g, c, [dict(t) for t in g], [name]) is None, "BAD no slower than GOOD in the step's turns: None")
+
+
+def check_rotate():
+    """bisect --rotate: every side in every slot, so a biased middle slot no longer moves
+    the candidate's position."""
+    orders = [ab.turn_order("GCB", t, rotate=True) for t in range(6)]
+    every_slot = all(sorted(o[j] for o in orders) == sorted("GGCCBB") for j in range(3))
+    check(orders == ["GCB", "BCG", "CBG", "GBC", "BGC", "CGB"] and every_slot and
+          [ab.turn_order("AB", t, rotate=True) for t in range(4)] == ["AB", "BA", "AB", "BA"] and
+          [ab.turn_order("GCB", t) for t in range(3)] == ["GCB", "BCG", "GCB"],
+          f"turn orders: rotated {orders}, each side twice in each slot: {every_slot}; two sides and "
+          f"the plain orders unchanged")
+    name = "x/avx2/t/64/dense:100"
+
+    def step(rotate, n=24, seed=9):
+        # C as fast as GOOD, BAD 6% slower, the middle slot 2% slower by itself
+        rng = random.Random(seed)
+        out = {k: [] for k in "GCB"}
+        for t in range(n):
+            d = rng.uniform(0.8, 1.3)
+            for slot, key in enumerate(ab.turn_order("GCB", t, rotate)):
+                ns = 40.0 * d * (1.06 if key == "B" else 1.0) * (1.02 if slot == 1 else 1.0) * rng.uniform(0.995, 1.005)
+                out[key].append({name: ns})
+        return ab.place(out["G"], out["C"], out["B"], [name])["position"]
+
+    plain, rotated = step(False), step(True)
+    check(plain > 0.25 and abs(rotated) < 0.15,
+          f"a middle slot 2% slower places a candidate as fast as GOOD (BAD 6% slower) at {plain:.2f} in the "
+          f"plain orders and {rotated:.2f} rotated")
 
 
 def check_whole_run():
@@ -235,6 +270,118 @@ def check_whole_run():
               rows[0]["verdict"] == "B slower" and 1.07 < rows[0]["ratio"] < 1.13,
               f"a whole comparison of two stand-in benches (B 10% slower): result {os.path.relpath(out, tmp)}, "
               f"{len(turn_files)} turn files, {rows[0]['verdict']} at {rows[0]['ratio']:.3f}")
+
+
+def check_whole_bisect():
+    """ab.cmd_bisect from the first comparison to the summary file, in a scratch git
+    repository of six commits (GOOD, four candidates touching kernels/, one touching only
+    docs/) whose stand-in benches are 10% slower from the third candidate on."""
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = os.path.join(tmp, "repo")
+        os.makedirs(os.path.join(repo, "kernels"))
+        git = lambda *a: subprocess.run(["git", "-C", repo, *a], capture_output=True, text=True,  # noqa: E731
+                                        check=True).stdout.strip()
+        git("init", "-q")
+        shas = []
+        for i, path in enumerate(["kernels/k", "kernels/k", "docs", "kernels/k", "kernels/k", "kernels/k"]):
+            os.makedirs(os.path.dirname(os.path.join(repo, path)) or repo, exist_ok=True)
+            with open(os.path.join(repo, path), "w") as f:
+                f.write(str(i))
+            git("add", "-A")
+            git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", f"c{i}")
+            shas.append(git("rev-parse", "HEAD"))
+        slow_from = shas[4]            # candidates: shas[1], [3], [4], [5]; the answer shas[4]
+        benches = {}
+        for i, sha in enumerate(shas):
+            benches[sha] = os.path.join(tmp, f"bench-{i}")
+            with open(benches[sha], "w") as f:
+                f.write(FAKE_BENCH.replace("NS", "110.0" if i >= shas.index(slow_from) else "100.0"))
+            os.chmod(benches[sha], 0o755)
+
+        def fake_build(sha, src, jobs):
+            os.makedirs(src, exist_ok=True)
+            return benches[sha]
+
+        saved = ab.build, ab.AB_DIR, ab.ROOT
+        ab.build, ab.ROOT, ab.AB_DIR = fake_build, repo, os.path.join(repo, "build", "ab")
+        args = argparse.Namespace(good=shas[0], bad=shas[5], turns=6, repetitions=2, per_turn="min", min_time=0.1,
+                                  scrub=None, full=False, threshold=1.0, no_pin=True, keep_spells=False,
+                                  adjust="bh", keep_trees=6, filter=".", paths=["kernels"], no_confirm=False,
+                                  rotate=False)
+        try:
+            code = ab.cmd_bisect(args)
+        finally:
+            ab.build, ab.AB_DIR, ab.ROOT = saved
+        files = [f for f in os.listdir(os.path.join(repo, "results")) if "-ab-bisect-" in f]
+        with open(os.path.join(repo, "results", files[0])) as f:
+            summary = json.load(f)
+        steps = [st for st in summary["steps"][1:] if st["outcome"] != "skipped"]
+        kept = all(isinstance(st["turns"], dict) and len(st["turns"]["C"]) >= 6 for st in steps)
+        placed = {st["commit"]: (round(st["position"], 2), [round(x, 2) for x in st["interval"]]) for st in steps}
+        check(code == 0 and summary["first_slower"] == slow_from and shas[2] not in placed and
+              summary["confirm"]["slower"] and kept and
+              all((p > 0.8) == (c in shas[4:]) and (p > 0.8 or p < 0.2) for c, (p, _) in placed.items()),
+              f"a whole bisect over stand-in benches (4 candidates touching kernels/, the third on 10% "
+              f"slower): answer {'the right one' if summary['first_slower'] == slow_from else summary['first_slower']}, "
+              f"confirmed {summary['confirm']['slower']}, every step's turns kept {kept}, positions "
+              f"{list(placed.values())}")
+
+
+def check_slots():
+    """slots: the turn's own bias from one binary timed in all three slots."""
+    check(ab.median_interval(list(range(1, 31))) == (10, 21) and ab.median_interval([1, 2, 3, 4, 5]) is None,
+          f"the median's 95% interval of 1..30 is the 10th to 21st: {ab.median_interval(list(range(1, 31)))}")
+    name = "x/avx2/t/64/dense:100"
+
+    def slots(mid_factor, slope, n=20, seed=5):
+        # each turn's drift common to the three runs, a drift of `slope` per slot within the
+        # turn (the turn's first run fastest), 1% noise, the middle slot mid_factor slower
+        rng = random.Random(seed)
+        out = {k: [] for k in "XYZ"}
+        for t in range(n):
+            d = rng.uniform(0.8, 1.3)
+            order = "XYZ" if t % 2 == 0 else "ZYX"
+            for slot, key in enumerate(order):
+                ns = 50.0 * d * (1 + slope * slot) * (mid_factor if slot == 1 else 1.0) * rng.uniform(0.99, 1.01)
+                out[key].append({name: ns})
+        return out
+
+    rows, pooled = ab.slot_effects(slots(1.0, 0.02))
+    r = rows[0]
+    lo, hi = r["middle_interval"]
+    check(lo < 1.0 < hi and r["middle_p"] > 0.05 and 0.95 < r["first"] < 0.97 and r["first_p"] < 0.05,
+          f"no middle bias under a 2% drift per slot: middle {r['middle']:.3f} [{lo:.3f}-{hi:.3f}], p "
+          f"{r['middle_p']:.3f}; the drift shows as first over last {r['first']:.3f} (p {r['first_p']:.4f})")
+    r = ab.slot_effects(slots(1.03, 0.0))[0][0]
+    check(r["middle_interval"][0] > 1.0 and r["middle_p"] < 0.05 and 1.02 < r["middle"] < 1.04,
+          f"a middle slot 3% slower: middle {r['middle']:.3f}, p {r['middle_p']:.4f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        fake = os.path.join(tmp, "bench")
+        with open(fake, "w") as f:     # the stand-in counts its runs; every middle one is 5% slower
+            f.write(FAKE_BENCH.replace("NS *", "NS * (1.05 if COUNT % 3 == 1 else 1.0) *").replace(
+                "import json, random, sys\n", "import json, os, random, sys\n"
+                f"c = {os.path.join(tmp, 'count')!r}\nCOUNT = int(open(c).read()) if os.path.exists(c) else 0\n"
+                "open(c, 'w').write(str(COUNT + 1))\n").replace("NS", "50.0"))
+        os.chmod(fake, 0o755)
+        saved = ab.build, ab.AB_DIR, ab.ROOT, ab.resolve
+        ab.build = lambda sha, src, jobs: fake
+        ab.resolve = lambda rev: ("stand-in", None, os.path.join(tmp, "X"))
+        ab.ROOT, ab.AB_DIR = tmp, os.path.join(tmp, "build", "ab")
+        os.makedirs(os.path.join(tmp, "results"))
+        args = argparse.Namespace(rev=".", turns=8, repetitions=2, per_turn="min", min_time=0.1, scrub=None,
+                                  full=False, threshold=1.0, no_pin=True, keep_spells=False, adjust="bh",
+                                  keep_trees=6, filter=".")
+        try:
+            ab.cmd_slots(args)
+        finally:
+            ab.build, ab.AB_DIR, ab.ROOT, ab.resolve = saved
+        out = [f for f in os.listdir(os.path.join(tmp, "results")) if "-ab-slots-" in f]
+        p = subprocess.run([sys.executable, TOOL, "report", os.path.join(tmp, "results", out[0])],
+                           capture_output=True, text=True) if out else None
+        line = [x for x in (p.stdout if p else "").splitlines() if x.startswith(name)]
+        check(p is not None and p.returncode == 0 and line and 1.04 < float(line[0].split()[1]) < 1.06,
+              f"a whole slots run on a stand-in bench whose middle runs are 5% slower, read again by report: "
+              f"{line[0] if line else (p.stderr.strip()[-200:] if p else 'no result file')}")
 
 
 def main():
@@ -289,6 +436,9 @@ def main():
     check_bisect()
     check_place()
     check_whole_run()
+    check_whole_bisect()
+    check_slots()
+    check_rotate()
 
     with tempfile.TemporaryDirectory() as tmp:
         name = "affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15"
@@ -342,7 +492,8 @@ def main():
                            ("a negative --threshold", ["report", res, "--threshold", "-1"]),
                            ("a negative --keep-trees", ["run", "HEAD", "HEAD", "--filter", ".", "--keep-trees", "-1"]),
                            ("prune --keep -1", ["prune", "--keep", "-1"]),
-                           ("bisect of the working tree", ["bisect", "HEAD", ".", "--filter", "."])]:
+                           ("bisect of the working tree", ["bisect", "HEAD", ".", "--filter", "."]),
+                           ("slots with --turns 0", ["slots", "--filter", ".", "--turns", "0"])]:
             p = subprocess.run([sys.executable, TOOL, *argv], capture_output=True, text=True)
             check(p.returncode == 2 and p.stderr.startswith("ab: ") and "Traceback" not in p.stderr,
                   f"{what}: exit {p.returncode}, {p.stderr.strip()[:100]}")

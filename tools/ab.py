@@ -11,7 +11,8 @@ with the same turn's A cancels what drifts slower than a turn.
       [--min-time S] [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
       [--keep-spells] [--adjust bh|holm|none] [--keep-trees N]
   report RESULT.json [--threshold PCT] [--fail-on-slower] [--keep-spells] [--adjust bh|holm|none]
-  bisect GOOD BAD --filter REGEX [the run options] [--paths P ...] [--no-confirm]
+  bisect GOOD BAD --filter REGEX [the run options] [--paths P ...] [--no-confirm] [--rotate]
+  slots [REV] --filter REGEX [the run options]
   prune [--keep N]
 
 A revision is anything `git rev-parse` takes (a commit, HEAD~3, a branch, a tag), or '.'
@@ -62,9 +63,21 @@ the scale, where a fixed threshold misjudged steps when the VM's drift shrank a 
 slowdown to 3% (2026-12-04). A candidate that fails to build or lacks a followed benchmark
 is skipped, as `git bisect skip` does. Then the first slower commit is timed against the
 candidate before it as `run` does (--no-confirm: not), which says whether that one commit
-holds the slowdown. The steps, their turns and positions:
+holds the slowdown. --rotate: the three take every slot in turn (G C B, B C G, C B G,
+G B C, B G C, C G B), for a machine where `slots` finds the middle slot biased; a drift
+within a turn then cancels over each pair of turns rather than in each turn's C. The
+steps, their turns and positions:
 results/<host>-ab-bisect-<time>.json. Exit 0 with an answer, 1 when BAD is not slower, 2
-on a bad argument, 130 on Ctrl-C (the steps so far printed)."""
+on a bad argument, 130 on Ctrl-C (the steps so far printed).
+
+slots: whether a slot of the turn runs faster or slower by itself on this machine, which
+would bias a bisect step's positions (the candidate always runs in the middle). One
+revision's bench (default '.') is timed three times per turn in the bisect's orders;
+per benchmark the middle run over the geometric mean of the ends and the first run over
+the last (a drift within the turn), as medians over the turns with the median's
+distribution-free 95% interval and Wilcoxon's p (adjusted as --adjust says), and the same
+of each turn's mean over the benchmarks. Results: results/<host>-ab-slots-<time>.json
+(`report` reads it again)."""
 import argparse
 import datetime
 import json
@@ -252,12 +265,26 @@ def run(args):
     return slower_exit(rows, args)
 
 
-def time_in_turns(args, sides, first_turn=None, stop_on_interrupt=False):
+def turn_order(keys, t, rotate=False):
+    """The sides' order in turn t (from 0): the keys' order in even turns and its reverse
+    in odd ones, so each pair of turns gives every side the same mean slot and a drift
+    linear over the pair cancels. rotate (three or more sides): pair k starts from the
+    (k mod n)-th key, so every side runs in every slot (G C B, B C G, C B G, G B C, B G C,
+    C G B) and no slot's own bias falls on one side."""
+    if rotate and len(keys) > 2:
+        r = (t // 2) % len(keys)
+        keys = keys[r:] + keys[:r]
+    return keys if t % 2 == 0 else keys[::-1]
+
+
+def time_in_turns(args, sides, first_turn=None, stop_on_interrupt=False, start=0):
     """Builds the benches of sides ({key: resolve()'s triple}, keys in their order) and
-    times them in turns as the run options in args say: turn 1 in the keys' order, turn 2
-    in reverse, and so on (A B, B A for two sides; G C B, B C G for bisect's three, which
-    keeps C in the middle, where a drift linear over the turn cancels in C against the
-    mean of the other two). first_turn(turns) is called after the first turn. Ctrl-C ends
+    times them in turns as the run options in args say, in turn_order()'s orders (A B, B
+    A for two sides; G C B, B C G for bisect's three, which keeps C in the middle, where a
+    drift linear over the turn cancels in C against the mean of the other two; with
+    args.rotate, every side in every slot), the first being turn `start`'s (a bisect's
+    extra round goes on where the last ended). first_turn(turns) is called after the
+    first turn. Ctrl-C ends
     the turns there (the complete ones are kept), or, with stop_on_interrupt, goes on up
     to the caller. Returns
     ({key: [{benchmark: ns} per turn]}, the time stamp, whether the runs were pinned)."""
@@ -291,11 +318,14 @@ def time_in_turns(args, sides, first_turn=None, stop_on_interrupt=False):
         say(pin)
     keys = "".join(sides)
     turns = {k: [] for k in keys}
-    say(f"{args.turns} turns of {', '.join(f'{k} = {sides[k][0]}' for k in keys)}, order "
-        f"{'alternating' if len(keys) == 2 else keys + ', ' + keys[::-1] + ', ...'}; runs in {os.path.relpath(work, ROOT)}")
+    rotate = getattr(args, "rotate", False)
+    orders = "alternating" if len(keys) == 2 else \
+        ", ".join(turn_order(keys, start + t, rotate) for t in range(6 if rotate else 2)) + ", ..."
+    say(f"{args.turns} turns of {', '.join(f'{k} = {sides[k][0]}' for k in keys)}, order {orders}; "
+        f"runs in {os.path.relpath(work, ROOT)}")
     try:
         for t in range(args.turns):
-            for key in (keys if t % 2 == 0 else keys[::-1]):
+            for key in turn_order(keys, start + t, rotate):
                 label, sha, src = sides[key]
                 turn_file = os.path.join(work, f"{key}-{t + 1}.json")
                 p = subprocess.run(pin_prefix + [binaries[src], *flags, f"--benchmark_out={turn_file}"],
@@ -502,10 +532,14 @@ def report(args):
             result = json.load(f)
     except (OSError, json.JSONDecodeError) as e:
         raise AbError(f"{args.result}: cannot read an ab result ({e})")
-    if not isinstance(result, dict) or result.get("kind") != "nnuelab-ab":
-        raise AbError(f"{args.result}: not a result of ./lab ab")
-    if not result["turns"]["A"]:
+    kind = result.get("kind") if isinstance(result, dict) else None
+    if kind not in ("nnuelab-ab", "nnuelab-ab-slots"):
+        raise AbError(f"{args.result}: not a result of ./lab ab or ./lab ab slots")
+    if not all(result["turns"].values()):
         raise AbError(f"{args.result}: no turns")
+    if kind == "nnuelab-ab-slots":
+        print_slots(result, args.keep_spells, args.adjust)
+        return 0
     return slower_exit(print_report(result, args.threshold, args.keep_spells, args.adjust), args)
 
 
@@ -553,15 +587,18 @@ def place(g_turns, c_turns, b_turns, names, keep_spells=False):
     slowdown, which drifts on a VM); C is taken as slower when the mean over the names is
     above 0.5. Turns a slow spell hit on any side are left out. p: Wilcoxon's signed-rank
     test of the turns' log(C^2 / (G B)), summed over the names, which is 0 when C is
-    half way: how sure the side taken is. Returns {"position", "p", "positions", "turns",
-    "spells"}, or None when BAD is not slower than GOOD in these turns."""
+    half way: how sure the side taken is. interval: the 95% interval (median_interval) of
+    the median of the turns' own positions (each turn's log(C/G) over the benchmark's
+    median log(B/G), meaned over the names), None under 6 turns. Returns {"position",
+    "p", "interval", "positions", "kept" (the turns compared), "spells"}, or None when BAD
+    is not slower than GOOD in these turns."""
     spells = set()
     if not keep_spells:
         for name in names:
             for side in (g_turns, c_turns, b_turns):
                 spells |= slow_spells([t[name] for t in side])
     keep = [i for i in range(len(g_turns)) if i not in spells]
-    positions, d = {}, [0.0] * len(keep)
+    positions, d, per_turn = {}, [0.0] * len(keep), [0.0] * len(keep)
     for name in names:
         g, c, b = ([side[i][name] for i in keep] for side in (g_turns, c_turns, b_turns))
         bad = statistics.median(math.log(y / x) for x, y in zip(g, b))
@@ -569,8 +606,107 @@ def place(g_turns, c_turns, b_turns, names, keep_spells=False):
             return None
         positions[name] = statistics.median(math.log(y / x) for x, y in zip(g, c)) / bad
         d = [acc + math.log(z * z / (x * y)) for acc, x, y, z in zip(d, g, b, c)]
-    return {"position": statistics.mean(positions.values()), "p": wilcoxon_p(d), "positions": positions,
-            "turns": len(keep), "spells": len(spells)}
+        per_turn = [acc + math.log(y / x) / bad / len(names) for acc, x, y in zip(per_turn, g, c)]
+    return {"position": statistics.mean(positions.values()), "p": wilcoxon_p(d),
+            "interval": median_interval(per_turn), "positions": positions, "kept": len(keep),
+            "spells": len(spells)}
+
+
+def median_interval(xs, level=0.95):
+    """A distribution-free interval for the median of xs: the k-th smallest and k-th
+    largest, k the largest with P(Binomial(n, 1/2) < k) <= (1 - level) / 2; None under 6."""
+    n = len(xs)
+    if n < 6:
+        return None
+    xs = sorted(xs)
+    k, below = 0, 0.0
+    while below + math.comb(n, k) / 2 ** n <= (1 - level) / 2:
+        below += math.comb(n, k) / 2 ** n
+        k += 1
+    k = max(k, 1)
+    return xs[k - 1], xs[n - k]
+
+
+def slot_effects(turns, keep_spells=False):
+    """The turn's own bias, from one binary timed in the three slots of every turn (keys X
+    Y Z, run XYZ in even turns and ZYX in odd ones, as a bisect step runs G C B): per
+    benchmark, the middle run against the geometric mean of the two ends (the candidate's
+    slot in a bisect step) and the turn's first run against its last; as medians over the
+    turns of the log ratios, with the median's interval and Wilcoxon's p. "all": the
+    turns' mean over the benchmarks. Turns a slow spell hit in any slot are left out."""
+    names = sorted(set.intersection(*(set(t) for k in "XYZ" for t in turns[k])))
+    n = min(len(turns[k]) for k in "XYZ")
+    rows, mids, firsts = [], [], []
+    for name in names:
+        x, y, z = ([turns[k][i][name] for i in range(n)] for k in "XYZ")
+        spells = set() if keep_spells else slow_spells(x) | slow_spells(y) | slow_spells(z)
+        keep = [i for i in range(n) if i not in spells]
+        mid = {i: math.log(y[i] / math.sqrt(x[i] * z[i])) for i in keep}
+        first = {i: math.log(x[i] / z[i]) * (1 if i % 2 == 0 else -1) for i in keep}
+        mids.append(mid)
+        firsts.append(first)
+        rows.append(effect_row(name, list(mid.values()), list(first.values()), len(spells)))
+    common = sorted(set.intersection(*(set(m) for m in mids))) if mids else []
+    pooled = effect_row("all", [statistics.mean(m[i] for m in mids) for i in common],
+                        [statistics.mean(f[i] for f in firsts) for i in common], n - len(common))
+    return rows, pooled
+
+
+def effect_row(name, mid, first, spells):
+    row = {"name": name, "turns": len(mid), "spells": spells}
+    for key, logs in (("middle", mid), ("first", first)):
+        interval = median_interval(logs)
+        row[key] = math.exp(statistics.median(logs)) if logs else float("nan")
+        row[key + "_interval"] = None if interval is None else tuple(math.exp(v) for v in interval)
+        row[key + "_p"] = wilcoxon_p(logs) if logs else None
+    return row
+
+
+def print_slots(result, keep_spells=False, adjust="bh"):
+    rows, pooled = slot_effects(result["turns"], keep_spells)
+    for key in ("middle_p", "first_p"):   # each benchmark its own test, as in compare()
+        for r, q in zip(rows, adjust_p([r[key] for r in rows], adjust)):
+            r[key] = q
+    n = min(len(v) for v in result["turns"].values())
+    print(f"one binary in the three slots of each turn: {result['side']}")
+    print(f"CPU: {result.get('cpu', '?')}  {n} turns (XYZ, ZYX, ...), {result['repetitions']} repetitions of "
+          f"{result['min_time']} s each, {'pinned to CPU 1' if result['pinned'] else 'not pinned'}, {result['date']}")
+    print("middle: the middle run over the ends' geometric mean (a bisect step's candidate); first: the turn's\n"
+          f"  first run over its last: medians over the turns, [95% interval of the median], Wilcoxon p\n"
+          f"  {f'(adjusted for the {len(rows)} benchmarks, {ADJUST[adjust]}); ' if len(rows) > 1 and adjust != 'none' else ''}"
+          f"all: each turn's mean over the benchmarks, over the turns no spell hit")
+    w = max([len(r["name"]) for r in rows] + [9])
+    print(f"{'benchmark':{w}} {'middle':>7} {'interval':>15} {'p':>6} {'first':>7} {'interval':>15} {'p':>6} "
+          f"{'turns':>5} {'spell':>5}")
+    iv = lambda r, k: "" if r[k + "_interval"] is None else "[{:.3f}-{:.3f}]".format(*r[k + "_interval"])  # noqa: E731
+    for r in rows + [pooled]:
+        print(f"{r['name']:{w}} {r['middle']:7.3f} {iv(r, 'middle'):>15} {fmt_p(r['middle_p']):>6} "
+              f"{r['first']:7.3f} {iv(r, 'first'):>15} {fmt_p(r['first_p']):>6} {r['turns']:>5} {r['spells']:>5}")
+    if pooled["middle_interval"] is not None:
+        lo, hi = pooled["middle_interval"]
+        worst = max(abs(math.log(lo)), abs(math.log(hi)))
+        print(f"a bisect step's position (0 GOOD, 1 BAD) moves by the middle slot's bias over BAD's slowdown:\n"
+              f"  by the interval of 'all', at most about {worst / math.log(1.05):.2f} at a 5% slowdown, "
+              f"{worst / math.log(1.10):.2f} at 10%")
+    return rows, pooled
+
+
+def cmd_slots(args):
+    """./lab ab slots [REV]: does a slot of the turn run faster by itself on this machine?"""
+    check_run_args(args)
+    side = resolve(args.rev)
+    turns, stamp, pinned = time_in_turns(args, {"X": side, "Y": side, "Z": side})
+    result = {"kind": "nnuelab-ab-slots", "host": socket.gethostname(), "cpu": cpu_model(),
+              "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+              "side": side[0], "commit": side[1], "filter": args.filter, "per_turn": args.per_turn,
+              "repetitions": args.repetitions, "min_time": args.min_time, "scrub": args.scrub,
+              "grid": "full" if args.full else "quick", "pinned": pinned, "turns": turns}
+    out = os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-slots-{stamp}.json")
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+    print_slots(result, args.keep_spells, args.adjust)
+    say(f"wrote {os.path.relpath(out, ROOT)}")
+    return 0
 
 
 def cmd_bisect(args):
@@ -617,7 +753,7 @@ def cmd_bisect(args):
                 break
             say(f"{commit[:10]}: position {where['position']:.2f}, not sure of its side (p {fmt_p(where['p'])}): "
                 f"{args.turns} more turns")
-            more, _, _ = time_in_turns(args, sides, stop_on_interrupt=True)
+            more, _, _ = time_in_turns(args, sides, stop_on_interrupt=True, start=len(turns["G"]))
             turns = {k: turns[k] + more[k] for k in turns}
             where = place(turns["G"], turns["C"], turns["B"], tracked, args.keep_spells)
         if where is None:
@@ -627,7 +763,8 @@ def cmd_bisect(args):
         slower = where["position"] > 0.5
         log.append({"commit": commit, "outcome": "slower" if slower else "not slower", "turns": turns, **where})
         say(f"step {len(log) - 1}: {subject(commit)}: {'slower' if slower else 'not slower'} (position "
-            f"{where['position']:.2f} from GOOD 0 to BAD 1, p {fmt_p(where['p'])}, {where['turns']} turns)")
+            f"{where['position']:.2f} {fmt_interval(where['interval'])} from GOOD 0 to BAD 1, p {fmt_p(where['p'])}, "
+            f"{where['kept']} turns)")
         return slower
 
     try:
@@ -655,7 +792,7 @@ def cmd_bisect(args):
     summary = {"kind": "nnuelab-ab-bisect", "cpu": cpu_model(),
                "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
                "good": good[1], "bad": bad[1], "filter": args.filter, "paths": args.paths,
-               "candidates": len(commits), "followed": tracked, "steps": log, "first_slower": first,
+               "candidates": len(commits), "followed": tracked, "rotate": args.rotate, "steps": log, "first_slower": first,
                "dropped": dropped, "confirm": confirm}
     out = os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-bisect-"
                        f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
@@ -663,10 +800,12 @@ def cmd_bisect(args):
         json.dump(summary, f, indent=1)
     print(f"\nbisect of {args.good}..{args.bad} on {', '.join(tracked)}: {len(commits)} candidates, "
           f"{len(steps)} steps")
-    print(f"  {'commit':72}  {'outcome':10}  position (GOOD 0, BAD 1)  p")
+    print(f"  {'commit':72}  {'outcome':10}  {'position':>8} {'95% interval':>13}  {'p':>5}   "
+          f"(position: GOOD 0, BAD 1)")
     for entry in log:
-        where = "" if "position" not in entry else f"{entry['position']:8.2f}"
-        sure = "" if entry.get("p") is None else f"                  {fmt_p(entry['p'])}"
+        where = "" if "position" not in entry else \
+            f"{entry['position']:8.2f} {fmt_interval(entry.get('interval')):>13}"
+        sure = "" if entry.get("p") is None else f"  {fmt_p(entry['p']):>5}"
         print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  {where}{sure}")
     unsure = [e["commit"][:10] for e in log if e.get("p") is not None and e["p"] >= P_LEVEL]
     print(f"first slower: {subject(first)}")
@@ -683,6 +822,10 @@ def cmd_bisect(args):
               f"in parts over several commits (see the positions), or noise misled a step")
     say(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
+
+
+def fmt_interval(interval):
+    return "" if interval is None else f"[{interval[0]:.2f} {interval[1]:.2f}]"
 
 
 def fmt_p(p):
@@ -733,6 +876,11 @@ def main(argv):
     b.add_argument("--paths", nargs="+", default=list(BENCH_PATHS),
                    help="only commits touching these are candidates (default: what the bench is built from)")
     b.add_argument("--no-confirm", action="store_true")
+    b.add_argument("--rotate", action="store_true",
+                   help="every side in every slot of the turns (when ./lab ab slots finds a middle-slot bias)")
+    o = sub.add_parser("slots", prog="./lab ab slots")
+    o.add_argument("rev", nargs="?", default=".")
+    run_options(o)
     q = sub.add_parser("report", prog="./lab ab report")
     q.add_argument("result")
     q.add_argument("--threshold", type=float, default=1.0)
@@ -749,6 +897,8 @@ def main(argv):
             raise AbError("--threshold takes a percentage >= 0")
         if args.mode == "bisect":
             return cmd_bisect(args)
+        if args.mode == "slots":
+            return cmd_slots(args)
         return run(args) if args.mode == "run" else report(args)
     except (AbError, ResultError) as e:
         print(f"ab: {e}", file=sys.stderr)
