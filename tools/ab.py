@@ -363,24 +363,32 @@ def timed_comparison(args, side_a, side_b, out=None, stop_on_interrupt=False):
                 f"(--turns {need}, a narrower --filter, or --adjust none)")
 
     turns, stamp, pinned = time_in_turns(args, {"A": side_a, "B": side_b}, lone_call_warning, stop_on_interrupt)
-    result = {
-        "kind": "nnuelab-ab",
-        "host": socket.gethostname(),
-        "cpu": cpu_model(),
-        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "A": side_a[0], "B": side_b[0],
-        "commit_A": side_a[1], "commit_B": side_b[1],
-        "filter": args.filter, "per_turn": args.per_turn, "repetitions": args.repetitions, "min_time": args.min_time,
-        "scrub": args.scrub, "grid": "full" if args.full else "quick", "pinned": pinned,
-        "turns": turns,
-    }
-    out = out or os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-{stamp}.json")
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-    with open(out, "w") as f:
-        json.dump(result, f, indent=1)
+    result = run_record("nnuelab-ab", args, turns, pinned, A=side_a[0], B=side_b[0], commit_A=side_a[1],
+                        commit_B=side_b[1])
+    out = write_result(result, out or result_path("ab", stamp))
     rows = print_report(result, args.threshold, args.keep_spells, args.adjust)
     say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return rows, out
+
+
+def run_record(kind, args, turns, pinned, **sides):
+    """A timed run's result file: what was run, where and how, and every turn's figures."""
+    return {"kind": kind, "host": socket.gethostname(), "cpu": cpu_model(),
+            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), **sides,
+            "filter": args.filter, "per_turn": args.per_turn, "repetitions": args.repetitions,
+            "min_time": args.min_time, "scrub": args.scrub, "grid": "full" if args.full else "quick",
+            "pinned": pinned, "turns": turns}
+
+
+def result_path(what, stamp):
+    return os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-{what}-{stamp}.json")
+
+
+def write_result(result, out):
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+    return out
 
 
 def wilcoxon_p(log_ratios):
@@ -696,14 +704,8 @@ def cmd_slots(args):
     check_run_args(args)
     side = resolve(args.rev)
     turns, stamp, pinned = time_in_turns(args, {"X": side, "Y": side, "Z": side})
-    result = {"kind": "nnuelab-ab-slots", "host": socket.gethostname(), "cpu": cpu_model(),
-              "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-              "side": side[0], "commit": side[1], "filter": args.filter, "per_turn": args.per_turn,
-              "repetitions": args.repetitions, "min_time": args.min_time, "scrub": args.scrub,
-              "grid": "full" if args.full else "quick", "pinned": pinned, "turns": turns}
-    out = os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-slots-{stamp}.json")
-    with open(out, "w") as f:
-        json.dump(result, f, indent=1)
+    result = run_record("nnuelab-ab-slots", args, turns, pinned, side=side[0], commit=side[1])
+    out = write_result(result, result_path("ab-slots", stamp))
     print_slots(result, args.keep_spells, args.adjust)
     say(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
@@ -792,12 +794,9 @@ def cmd_bisect(args):
     summary = {"kind": "nnuelab-ab-bisect", "cpu": cpu_model(),
                "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
                "good": good[1], "bad": bad[1], "filter": args.filter, "paths": args.paths,
-               "candidates": len(commits), "followed": tracked, "rotate": args.rotate, "steps": log, "first_slower": first,
-               "dropped": dropped, "confirm": confirm}
-    out = os.path.join(ROOT, "results", f"{socket.gethostname().split('.')[0]}-ab-bisect-"
-                       f"{datetime.datetime.now().strftime('%Y%m%d-%H%M%S')}.json")
-    with open(out, "w") as f:
-        json.dump(summary, f, indent=1)
+               "candidates": len(commits), "followed": tracked, "rotate": args.rotate, "steps": log,
+               "first_slower": first, "dropped": dropped, "confirm": confirm}
+    out = write_result(summary, result_path("ab-bisect", datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
     print(f"\nbisect of {args.good}..{args.bad} on {', '.join(tracked)}: {len(commits)} candidates, "
           f"{len(steps)} steps")
     print(f"  {'commit':72}  {'outcome':10}  {'position':>8} {'95% interval':>13}  {'p':>5}   "
