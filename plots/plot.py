@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Charts of one or more ./lab bench result files (PNG + SVG + the chart's data as CSV).
 
-    plots/plot.py [--out DIR] [RESULT.json ...]     (default: the newest results/*.json)
+    plots/plot.py [--out DIR] [RESULT.json ...]     (default: the newest bench run in results/)
 
 Several files (several machines) are drawn side by side: one column of subplots per
 file, or one bar per file, labelled by CPU. Every chart is titled with CPU, compiler and
@@ -522,7 +522,7 @@ def render_all(files, out_dir):
 
 def main(argv):
     ap = argparse.ArgumentParser(description="Charts (PNG, SVG, CSV) of ./lab bench result files.")
-    ap.add_argument("files", nargs="*", help="result JSON files (default: the newest results/*.json)")
+    ap.add_argument("files", nargs="*", help="result JSON files (default: the newest bench run in results/)")
     ap.add_argument("--out", default="results/plots", help="output directory (default: results/plots)")
     args = ap.parse_args(argv)
     files = R.load_cli(args.files, "plot.py")

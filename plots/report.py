@@ -309,7 +309,7 @@ def render_md(files, charts, out_path):
 
 def main(argv):
     ap = argparse.ArgumentParser(description="HTML report and Markdown summary of ./lab bench result files.")
-    ap.add_argument("files", nargs="*", help="result JSON files (default: the newest results/*.json)")
+    ap.add_argument("files", nargs="*", help="result JSON files (default: the newest bench run in results/)")
     ap.add_argument("--out", default="results/report.html", help="the HTML page (default: results/report.html)")
     ap.add_argument("--md", help="the Markdown summary (default: the page's name with .md)")
     ap.add_argument("--plots", help="where the charts go (default: plots/ beside the page)")

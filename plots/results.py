@@ -518,12 +518,26 @@ def load_all(paths):
     return label_files([load(p) for p in paths])
 
 
+def is_bench_output(path):
+    """Whether path is (or may be) a file nnuelab_bench wrote: Google Benchmark's JSON opens
+    with its "context"; an empty file is a run killed before it wrote any (load() says so).
+    The other tools' files in results/ (./lab ab, coverage, mutate: their own JSON) are not."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(256).lstrip()
+    except OSError:
+        return False
+    return not head or re.match(rb'\{\s*"context"', head) is not None
+
+
 def newest(results_dir="results"):
     """The most recent result file of ./lab bench in results_dir, or None.
-    Committed baselines and samples are not runs of this machine: left out."""
-    cands = [p for p in glob.glob(os.path.join(results_dir, "*.json"))
-             if not os.path.basename(p).startswith(("baseline-", "sample-"))]
-    return max(cands, key=os.path.getmtime) if cands else None
+    Committed baselines and samples are not runs of this machine: left out; so are the
+    files of ./lab ab, coverage and mutate, which share the folder."""
+    cands = sorted((p for p in glob.glob(os.path.join(results_dir, "*.json"))
+                    if not os.path.basename(p).startswith(("baseline-", "sample-"))),
+                   key=os.path.getmtime, reverse=True)
+    return next((p for p in cands if is_bench_output(p)), None)
 
 
 def default_paths(paths, results_dir="results"):

@@ -2,7 +2,8 @@
 """CTest checks of plots/plot.py and plots/report.py.
 
     check_plots.py render SOURCE_DIR SAMPLE.json   every expected chart, CSV, page is written
-    check_plots.py bad-input SOURCE_DIR            missing/corrupt inputs fail with a clear message
+    check_plots.py bad-input SOURCE_DIR            missing/corrupt inputs fail with a clear message;
+                                                   the newest result passes over the other tools' files
     check_plots.py spread SOURCE_DIR               summary and report show the repetitions' spread
 
 Exits 77 (CTest SKIP_RETURN_CODE) when /usr/bin/python3 lacks matplotlib: the charts were
@@ -100,6 +101,29 @@ def bad_input(src):
             # No file given and no results/ in the working directory: says what to do.
             code, out, err = run([script, "--out", os.path.join(tmp, "out2", "x.html")], cwd=tmp)
             check(code != 0 and "run ./lab bench first" in err, f"{name} without results: says to run ./lab bench first")
+    # The newest file of results/ is the newest bench run: the other tools' files there
+    # (./lab ab, coverage, mutate) and the committed baselines are passed over.
+    sys.path.insert(0, os.path.join(src, "plots"))
+    import results
+    with tempfile.TemporaryDirectory() as tmp:
+        made = []
+        for name, text in (("vm-20261205-010000.json", '{\n  "context": {"date": "x"},\n  "benchmarks": []}'),
+                           ("vm-ab-20261205-020000.json", '{\n "kind": "nnuelab-ab",\n "turns": {}}'),
+                           ("vm-coverage-20261205-030000.json", '{"files": {}}'),
+                           ("baseline-timing.json", '{"context": {}}')):
+            with open(os.path.join(tmp, name), "w") as f:
+                f.write(text)
+            made.append(os.path.join(tmp, name))
+            os.utime(made[-1], (1000 + len(made), 1000 + len(made)))
+        got = results.newest(tmp)
+        check(got == made[0], f"the newest bench result passes over newer ab, coverage and baseline files: "
+              f"{os.path.basename(got) if got else None}")
+        with open(os.path.join(tmp, "vm-killed.json"), "w"):
+            pass
+        os.utime(os.path.join(tmp, "vm-killed.json"), (2000, 2000))
+        got = results.newest(tmp)
+        check(got and got.endswith("vm-killed.json"), "an empty file (a run killed before its context) still counts: "
+              "load() says what it is")
 
 
 def spread(src):
