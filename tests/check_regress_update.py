@@ -8,7 +8,8 @@ updates kept). Checked on a copy of the baseline with one kept case and the CPU 
 hand, and the field's composition on its own. Also the toolchain the counts compare
 within: the `simde` field (the -emu cases' counts are SIMDe's code) is read from the
 build's SIMDe header, and a baseline of another SIMDe makes `check --skip-on-other-toolchain`
-skip; an -emu case's row shows "emu" instead of a ratio to the native reference. Exit 1 on
+skip; an -emu case's row shows "emu" instead of a ratio to the native reference; a --filter
+that is not a regular expression or matches no case exits 2. Exit 1 on
 a failure (each a line starting "FAIL  "), 77 without valgrind.
 """
 import json
@@ -94,5 +95,12 @@ else:
     row = next((l for l in p.stdout.splitlines() if l.startswith(emu + " ")), "")
     check(p.returncode == 0 and row.split()[-2:] == ["emu", "ok"],
           f"an -emu case is counted and its row says emu, not a ratio ({row!r})")
+# A filter that is no regular expression, or that matches no case, is an error (exit 2), not
+# a pass over nothing.
+for filt, said in (("(", "is not a regular expression"), ("^no/such/case$", "no case matches")):
+    p = subprocess.run(["/usr/bin/python3", regress, "check", "--filter", filt, "--baseline", baseline,
+                        "--binary", binary], capture_output=True, text=True)
+    check(p.returncode == 2 and said in p.stderr and "Traceback" not in p.stderr,
+          f"check --filter '{filt}': exit {p.returncode}, {p.stderr.strip()[-120:]!r}")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -76,6 +76,8 @@ def measure(binary, filt=None, iterations=ITERATIONS):
         if p.returncode != 0:
             raise MeasureFailed(f"{' '.join(cmd)} failed (exit {p.returncode})", p.stderr[-4000:])
         ran = [l[5:] for l in p.stdout.splitlines() if l.startswith("case ")]
+        if filt and not ran:
+            die(f"no case matches --filter '{filt}' ({binary} --list names them)")
         if "valgrind 1" not in p.stdout:
             raise MeasureFailed("the workload did not see valgrind (built without valgrind/callgrind.h?)")
         counts = {}
@@ -323,8 +325,10 @@ def bench_names(bench, binary, filt):
         parts = line.split("/")
         if len(parts) >= 5:
             by_prefix.setdefault("/".join(parts[:5]), line)
-    cases = subprocess.run([binary, "--list"] + (["--filter", filt] if filt else []),
-                           capture_output=True, text=True, check=True).stdout.split()
+    p = subprocess.run([binary, "--list"] + (["--filter", filt] if filt else []), capture_output=True, text=True)
+    if p.returncode != 0:
+        die(f"{binary} --list failed (exit {p.returncode}): {p.stderr.strip()[-300:]}")
+    cases = p.stdout.split()
     picked = []
     for c in cases:
         parts = c.split("/")
@@ -771,6 +775,11 @@ def main():
     ap.add_argument("--update-baseline", action="store_true",
                     help="timing: write this run to the baseline afterwards (compact form)")
     a = ap.parse_args()
+    if a.filter:
+        try:
+            re.compile(a.filter)
+        except re.error as e:
+            die(f"--filter '{a.filter}' is not a regular expression: {e}")
     if a.command == "timing":
         a.out = a.out or os.path.join(ROOT, "results", f"{platform.node().split('.')[0]}-timing.json")
         if not a.bench:
