@@ -287,7 +287,16 @@ int main(int argc, char** argv) {
       bench::set_budget(b);
     } else {
       // Peek at the minimum time: the harness scales it per benchmark (see harness.h).
-      if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) bench::set_min_time(std::atof(argv[i] + 21));
+      if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) {
+        // Google Benchmark aborts on a time <= 0 (a failed CHECK): refused here with the reason.
+        char* end = nullptr;
+        const double t = std::strtod(argv[i] + 21, &end);
+        if (end == argv[i] + 21 || *end != '\0' || !(t > 0) || t > 1e6) {
+          std::fprintf(stderr, "nnuelab_bench: bad %s (use seconds > 0, e.g. 0.1)\n", argv[i]);
+          return 2;
+        }
+        bench::set_min_time(t);
+      }
       // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
       bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);
       bench::read_bool_flag(argv[i], "--benchmark_enable_random_interleaving", &interleaved);
