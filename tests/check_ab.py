@@ -28,7 +28,8 @@ slower, where the plain orders place it past 0.25; bad revisions, arguments and 
 with a message. One whole comparison runs on two stand-in benches (scripts that write
 a bench JSON, B 10% slower): the turns' files, the result file where it belongs, the
 verdict. One whole bisect runs in a scratch git repository on stand-in benches (the answer,
-its confirmation, every step's turns kept in the summary file). The runs themselves (exporting,
+its confirmation, every step's turns kept in the summary file, `report` printing the file
+again with commits this repository lacks named by sha). The runs themselves (exporting,
 building, timing) take minutes and are not run here.
 """
 import argparse
@@ -315,6 +316,13 @@ def check_whole_bisect():
         files = [f for f in os.listdir(os.path.join(repo, "results")) if "-ab-bisect-" in f]
         with open(os.path.join(repo, "results", files[0])) as f:
             summary = json.load(f)
+        # (read by this checkout's ab.py, whose repository lacks the scratch commits: named by sha)
+        again = subprocess.run([sys.executable, TOOL, "report", os.path.join(repo, "results", files[0])],
+                               capture_output=True, text=True)
+        check(again.returncode == 0 and f"first slower: {slow_from[:10]}" in again.stdout and
+              "confirmed against its predecessor" in again.stdout,
+              f"report prints a bisect's summary file again: exit {again.returncode}, "
+              f"{[l for l in again.stdout.splitlines() if l.startswith('first slower')]}")
         steps = [st for st in summary["steps"][1:] if st["outcome"] != "skipped"]
         kept = all(isinstance(st["turns"], dict) and len(st["turns"]["C"]) >= 6 for st in steps)
         placed = {st["commit"]: (round(st["position"], 2), [round(x, 2) for x in st["interval"]]) for st in steps}

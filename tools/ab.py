@@ -10,7 +10,7 @@ with the same turn's A cancels what drifts slower than a turn.
   run REV_A REV_B --filter REGEX [--turns N] [--repetitions R] [--per-turn min|median]
       [--min-time S] [--scrub N] [--full] [--threshold PCT] [--no-pin] [--out FILE] [--fail-on-slower]
       [--keep-spells] [--adjust bh|holm|none] [--keep-trees N]
-  report RESULT.json [--threshold PCT] [--fail-on-slower] [--keep-spells] [--adjust bh|holm|none]
+  report RESULT.json (of run, bisect or slots) [--threshold PCT] [--fail-on-slower] [--keep-spells] [--adjust ...]
   bisect GOOD BAD --filter REGEX [the run options] [--paths P ...] [--no-confirm] [--rotate]
   slots [REV] --filter REGEX [the run options]
   prune [--keep N]
@@ -541,8 +541,11 @@ def report(args):
     except (OSError, json.JSONDecodeError) as e:
         raise AbError(f"{args.result}: cannot read an ab result ({e})")
     kind = result.get("kind") if isinstance(result, dict) else None
-    if kind not in ("nnuelab-ab", "nnuelab-ab-slots"):
-        raise AbError(f"{args.result}: not a result of ./lab ab or ./lab ab slots")
+    if kind not in ("nnuelab-ab", "nnuelab-ab-slots", "nnuelab-ab-bisect"):
+        raise AbError(f"{args.result}: not a result of ./lab ab, ab slots or ab bisect")
+    if kind == "nnuelab-ab-bisect":
+        print_bisect(result, commit_subject)
+        return 0
     if not all(result["turns"].values()):
         raise AbError(f"{args.result}: no turns")
     if kind == "nnuelab-ab-slots":
@@ -724,7 +727,7 @@ def cmd_bisect(args):
         raise AbError(f"{args.good} is not an ancestor of {args.bad}: nothing lies between them")
     listed = git("rev-list", "--reverse", "--ancestry-path", f"{good[1]}..{bad[1]}", "--", *args.paths).split()
     commits = [c for c in listed if c != bad[1]] + [bad[1]]
-    subject = lambda c: git("log", "-1", "--format=%h %s", c)[:72]  # noqa: E731
+    subject = commit_subject
     say(f"bisect: {len(commits)} candidate commit(s) after {args.good} up to {args.bad} "
         f"(those touching {' '.join(args.paths)}, and {args.bad}); first, {args.bad} against {args.good}")
     rows, first_file = timed_comparison(args, good, bad)
@@ -797,8 +800,17 @@ def cmd_bisect(args):
                "candidates": len(commits), "followed": tracked, "rotate": args.rotate, "steps": log,
                "first_slower": first, "dropped": dropped, "confirm": confirm}
     out = write_result(summary, result_path("ab-bisect", datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
-    print(f"\nbisect of {args.good}..{args.bad} on {', '.join(tracked)}: {len(commits)} candidates, "
-          f"{len(steps)} steps")
+    print_bisect(summary, subject)
+    say(f"wrote {os.path.relpath(out, ROOT)}")
+    return 0
+
+
+def print_bisect(summary, subject):
+    """A bisect's summary (as its file keeps it): the steps, the answer, its confirmation.
+    subject(commit): the commit's line to print."""
+    log, first, confirm = summary["steps"], summary["first_slower"], summary["confirm"]
+    print(f"\nbisect of {summary['good'][:10]}..{summary['bad'][:10]} on {', '.join(summary['followed'])}: "
+          f"{summary['candidates']} candidates, {len(log) - 1} steps{' (rotated turns)' if summary.get('rotate') else ''}")
     print(f"  {'commit':72}  {'outcome':10}  {'position':>8} {'95% interval':>13}  {'p':>5}   "
           f"(position: GOOD 0, BAD 1)")
     for entry in log:
@@ -812,15 +824,23 @@ def cmd_bisect(args):
         print(f"  steps not sure of their side (p >= {P_LEVEL} after up to {EXTRA_ROUNDS + 1}x the turns): "
               f"{', '.join(unsure)}; positions that stay near 0.5 say the slowdown is spread over several "
               f"commits (each a part, or code placement moving with every change), not one")
-    if dropped:
-        print(f"  or one of the skipped commits just before it: {', '.join(c[:10] for c in dropped)}")
+    if summary["dropped"]:
+        print(f"  or one of the skipped commits just before it: {', '.join(c[:10] for c in summary['dropped'])}")
     if confirm is not None:
         ratios = ", ".join(f"{x:.3f}" for x in confirm["ratios"].values())
-        print(f"confirmed against its predecessor {before[:10]}: B/A {ratios}" if confirm["slower"] else
-              f"NOT confirmed against its predecessor {before[:10]} (B/A {ratios}): the slowdown may come "
+        before = confirm["A"][:10]
+        print(f"confirmed against its predecessor {before}: B/A {ratios}" if confirm["slower"] else
+              f"NOT confirmed against its predecessor {before} (B/A {ratios}): the slowdown may come "
               f"in parts over several commits (see the positions), or noise misled a step")
-    say(f"wrote {os.path.relpath(out, ROOT)}")
-    return 0
+
+
+def commit_subject(commit):
+    """'<short sha> <subject>' cut to 72 columns; the sha alone for a commit this repository
+    lacks (a summary file from another clone)."""
+    try:
+        return git("log", "-1", "--format=%h %s", commit)[:72]
+    except AbError:
+        return commit[:10]
 
 
 def fmt_interval(interval):
