@@ -135,10 +135,11 @@ int main(int argc, char** argv) {
     }
     std::printf("fen\tbucket\tpsqt\tpositional\tvalue\n");
     std::string line;
-    long lineno = 0;
+    long lineno = 0, positions = 0;
     while (std::getline(f, line)) {
       ++lineno;
       if (line.empty() || line[0] == '#') continue;
+      ++positions;
       Position pos;
       try {
         pos = parse_fen(line);
@@ -150,6 +151,10 @@ int main(int argc, char** argv) {
       // The FEN as given, up to the move counters (EPD operations after them are dropped).
       std::printf("%s\t%d\t%d\t%d\t%d\n", line.c_str(), e.bucket, e.psqt, e.positional, e.value);
     }
+    // A folder opens as a stream and reads as nothing; a file of no position is no evaluation
+    // (and would leave an empty trace): both are refused rather than printing a bare header.
+    if (f.bad()) throw std::runtime_error("read error on " + epd + " (a folder?)");
+    if (positions == 0) throw std::runtime_error(epd + ": no position (empty, or only blank and # lines)");
     if (out.is_open() && !out.flush()) throw std::runtime_error("write error on " + trace);
     if (times.evaluations) print_times(times, engine);
   } catch (const std::exception& e) {
