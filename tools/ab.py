@@ -544,7 +544,7 @@ def report(args):
     if kind not in ("nnuelab-ab", "nnuelab-ab-slots", "nnuelab-ab-bisect"):
         raise AbError(f"{args.result}: not a result of ./lab ab, ab slots or ab bisect")
     if kind == "nnuelab-ab-bisect":
-        print_bisect(result, commit_subject)
+        print_bisect(result)
         return 0
     if not all(result["turns"].values()):
         raise AbError(f"{args.result}: no turns")
@@ -727,7 +727,6 @@ def cmd_bisect(args):
         raise AbError(f"{args.good} is not an ancestor of {args.bad}: nothing lies between them")
     listed = git("rev-list", "--reverse", "--ancestry-path", f"{good[1]}..{bad[1]}", "--", *args.paths).split()
     commits = [c for c in listed if c != bad[1]] + [bad[1]]
-    subject = commit_subject
     say(f"bisect: {len(commits)} candidate commit(s) after {args.good} up to {args.bad} "
         f"(those touching {' '.join(args.paths)}, and {args.bad}); first, {args.bad} against {args.good}")
     rows, first_file = timed_comparison(args, good, bad)
@@ -762,12 +761,12 @@ def cmd_bisect(args):
             turns = {k: turns[k] + more[k] for k in turns}
             where = place(turns["G"], turns["C"], turns["B"], tracked, args.keep_spells)
         if where is None:
-            say(f"step {len(log)}: {subject(commit)}: BAD was not slower than GOOD in this step's turns: skipped")
+            say(f"step {len(log)}: {commit_subject(commit)}: BAD was not slower than GOOD in this step's turns: skipped")
             log.append({"commit": commit, "outcome": "skipped", "why": "BAD not slower in its turns", "turns": turns})
             return None
         slower = where["position"] > 0.5
         log.append({"commit": commit, "outcome": "slower" if slower else "not slower", "turns": turns, **where})
-        say(f"step {len(log) - 1}: {subject(commit)}: {'slower' if slower else 'not slower'} (position "
+        say(f"step {len(log) - 1}: {commit_subject(commit)}: {'slower' if slower else 'not slower'} (position "
             f"{where['position']:.2f} {fmt_interval(where['interval'])} from GOOD 0 to BAD 1, p {fmt_p(where['p'])}, "
             f"{where['kept']} turns)")
         return slower
@@ -776,9 +775,7 @@ def cmd_bisect(args):
         first, dropped, steps = bisect_commits(commits, test)
     except KeyboardInterrupt:
         say(f"interrupted after {len(log) - 1} step(s); the steps so far:")
-        for entry in log:
-            print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  "
-                  f"{entry.get('position', float('nan')):8.2f}")
+        print_steps(log)
         return 130
     # The candidate before the answer that was not skipped (else GOOD): the step's other side.
     earlier = [c for c in commits[:commits.index(first)] if c not in dropped]
@@ -800,26 +797,19 @@ def cmd_bisect(args):
                "candidates": len(commits), "followed": tracked, "rotate": args.rotate, "steps": log,
                "first_slower": first, "dropped": dropped, "confirm": confirm}
     out = write_result(summary, result_path("ab-bisect", datetime.datetime.now().strftime("%Y%m%d-%H%M%S")))
-    print_bisect(summary, subject)
+    print_bisect(summary)
     say(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
 
 
-def print_bisect(summary, subject):
-    """A bisect's summary (as its file keeps it): the steps, the answer, its confirmation.
-    subject(commit): the commit's line to print."""
+def print_bisect(summary):
+    """A bisect's summary (as its file keeps it): the steps, the answer, its confirmation."""
     log, first, confirm = summary["steps"], summary["first_slower"], summary["confirm"]
     print(f"\nbisect of {summary['good'][:10]}..{summary['bad'][:10]} on {', '.join(summary['followed'])}: "
           f"{summary['candidates']} candidates, {len(log) - 1} steps{' (rotated turns)' if summary.get('rotate') else ''}")
-    print(f"  {'commit':72}  {'outcome':10}  {'position':>8} {'95% interval':>13}  {'p':>5}   "
-          f"(position: GOOD 0, BAD 1)")
-    for entry in log:
-        where = "" if "position" not in entry else \
-            f"{entry['position']:8.2f} {fmt_interval(entry.get('interval')):>13}"
-        sure = "" if entry.get("p") is None else f"  {fmt_p(entry['p']):>5}"
-        print(f"  {subject(entry['commit']):72}  {entry['outcome']:10}  {where}{sure}")
+    print_steps(log)
     unsure = [e["commit"][:10] for e in log if e.get("p") is not None and e["p"] >= P_LEVEL]
-    print(f"first slower: {subject(first)}")
+    print(f"first slower: {commit_subject(first)}")
     if unsure:
         print(f"  steps not sure of their side (p >= {P_LEVEL} after up to {EXTRA_ROUNDS + 1}x the turns): "
               f"{', '.join(unsure)}; positions that stay near 0.5 say the slowdown is spread over several "
@@ -832,6 +822,17 @@ def print_bisect(summary, subject):
         print(f"confirmed against its predecessor {before}: B/A {ratios}" if confirm["slower"] else
               f"NOT confirmed against its predecessor {before} (B/A {ratios}): the slowdown may come "
               f"in parts over several commits (see the positions), or noise misled a step")
+
+
+def print_steps(log):
+    """The bisect's steps so far as a table: commit, outcome, position, its interval, p."""
+    print(f"  {'commit':72}  {'outcome':10}  {'position':>8} {'95% interval':>13}  {'p':>5}   "
+          f"(position: GOOD 0, BAD 1)")
+    for entry in log:
+        where = "" if "position" not in entry else \
+            f"{entry['position']:8.2f} {fmt_interval(entry.get('interval')):>13}"
+        sure = "" if entry.get("p") is None else f"  {fmt_p(entry['p']):>5}"
+        print(f"  {commit_subject(entry['commit']):72}  {entry['outcome']:10}  {where}{sure}")
 
 
 def commit_subject(commit):
