@@ -18,6 +18,7 @@
 #include <cstring>
 #include <exception>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -100,10 +101,12 @@ std::string final_peak_basis() {
   return basis;
 }
 
-// Output discarded: for the listing pass that counts the benchmarks.
+// The listing discarded: for the pass that counts the benchmarks. Its error stream stays
+// stderr, where Google Benchmark says why a filter selects nothing (no name matches, or the
+// pattern does not compile).
 class NullReporter : public benchmark::ConsoleReporter {
  public:
-  NullReporter() { SetOutputStream(&sink_); SetErrorStream(&sink_); }
+  NullReporter() { SetOutputStream(&sink_); }
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>&) override {}
 
@@ -228,10 +231,11 @@ class FinalPeakReporter : public benchmark::BenchmarkReporter {
   std::vector<std::vector<Run>> groups_;
 };
 
-// Initialize() with an extra flag appended to the program's own arguments; false when
-// arguments are left that neither we nor Google Benchmark know (reported on stderr).
-bool initialize(std::vector<char*> args, const char* extra) {
-  if (extra) args.push_back(const_cast<char*>(extra));
+// Initialize() with extra flags appended to the program's own arguments (a later flag
+// overrides an earlier one); false when arguments are left that neither we nor Google
+// Benchmark know (reported on stderr).
+bool initialize(std::vector<char*> args, std::initializer_list<const char*> extra) {
+  for (const char* flag : extra) args.push_back(const_cast<char*>(flag));
   int argc = int(args.size());
   args.push_back(nullptr);
   benchmark::Initialize(&argc, args.data());
@@ -318,15 +322,11 @@ int main(int argc, char** argv) {
     check_forced_variant();
     const std::vector<char*> args(argv, argv + argc);
     // First pass in listing mode: the number of benchmarks the filter selects, the progress
-    // line's total. (Google Benchmark keeps its flags internal; Initialize sets them.)
-    if (!initialize(args, list_only ? nullptr : "--benchmark_list_tests=true")) return 2;
-    bench::add_context();
-    if (!list_only && noise_seconds > 0) {
-      // How noisy the machine is right now (docs/findings/zen3.md, "Slow spells"): one line
-      // in the context.
-      if (const auto noise = bench::probe_noise(noise_seconds))
-        benchmark::AddCustomContext("nnuelab_noise", bench::noise_summary(*noise));
-    }
+    // line's total. (Google Benchmark keeps its flags internal; Initialize sets them.) It
+    // goes without --benchmark_out: Google Benchmark opens (and empties) that file on every
+    // call, listing or not, so a filter refused below would leave an empty file, or empty
+    // a result already there; the timing pass gets it back with the program's arguments.
+    if (!initialize(args, {"--benchmark_list_tests=true", "--benchmark_out="})) return 2;
     bench::register_affine();
     bench::register_activations();
     bench::register_find_nnz();
@@ -334,12 +334,26 @@ int main(int argc, char** argv) {
     bench::register_ft();
     bench::register_pool();
     bench::register_octav();
-    if (list_only) {
-      benchmark::RunSpecifiedBenchmarks();
-    } else {
-      NullReporter counter;
-      const std::size_t total = benchmark::RunSpecifiedBenchmarks(&counter);
-      initialize(args, "--benchmark_list_tests=false");
+    // A filter that selects nothing is an error, not an empty run that exits 0 as Google
+    // Benchmark's own would (a typo in a script's filter would pass as "nothing slower").
+    // Its reason is on stderr already; no probe is run and no file is written.
+    NullReporter counter;
+    const std::size_t total =
+        list_only ? benchmark::RunSpecifiedBenchmarks() : benchmark::RunSpecifiedBenchmarks(&counter);
+    if (total == 0) {
+      std::fprintf(stderr, "nnuelab_bench: no benchmark selected: nothing to %s (--benchmark_list_tests "
+                           "without a filter names them all)\n", list_only ? "list" : "time");
+      return 2;
+    }
+    if (!list_only) {
+      bench::add_context();
+      if (noise_seconds > 0) {
+        // How noisy the machine is right now (docs/findings/zen3.md, "Slow spells"): one
+        // line in the context.
+        if (const auto noise = bench::probe_noise(noise_seconds))
+          benchmark::AddCustomContext("nnuelab_noise", bench::noise_summary(*noise));
+      }
+      initialize(args, {"--benchmark_list_tests=false"});
       ProgressReporter progress(total, interleaved);
       // From here a SIGINT or SIGTERM ends the run early with its results kept (harness.h).
       bench::install_interrupt_handler();
