@@ -588,10 +588,24 @@ int main(int argc, char** argv) {
   }
   if (list == run || iterations < 1) return usage();
   try {
-    const std::regex re(filter.empty() ? std::string(".") : filter);
+    std::regex re;
+    try {
+      re = std::regex(filter.empty() ? std::string(".") : filter);
+    } catch (const std::regex_error& e) {
+      std::fprintf(stderr, "nnuelab_regress: --filter '%s' is not a regular expression (ECMAScript): %s\n",
+                   filter.c_str(), e.what());
+      return 2;
+    }
+    Cases cases = all_cases();
+    std::erase_if(cases, [&](const Case& c) { return !std::regex_search(c.name, re); });
+    // A filter that selects nothing is an error, not a gate passed over no case.
+    if (cases.empty()) {
+      std::fprintf(stderr, "nnuelab_regress: no case matches --filter '%s' (--list names them all)\n",
+                   filter.c_str());
+      return 2;
+    }
     int done = 0;
-    for (const Case& c : all_cases()) {
-      if (!std::regex_search(c.name, re)) continue;
+    for (const Case& c : cases) {
       if (list) {
         std::printf("%s\n", c.name.c_str());
         continue;

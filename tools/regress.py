@@ -57,6 +57,24 @@ class MeasureFailed(Exception):
         self.output = output
 
 
+def check_filter(binary, filt):
+    """Exit 2 with the reason when --filter cannot be used: the binary's, which selects the
+    cases with std::regex (ECMAScript), when it matches no case or does not compile there;
+    then Python's re, which selects the baseline's cases (compare()), must compile it too
+    (the two syntaxes differ: a lookbehind compiles in Python only)."""
+    if not os.access(binary, os.X_OK):
+        die(f"{binary} not found: build the nnuelab_regress target")
+    p = subprocess.run([binary, "--list", "--filter", filt], capture_output=True, text=True)
+    if p.returncode != 0:
+        die(p.stderr.strip().removeprefix(os.path.basename(binary) + ": ") or
+            f"{binary} --list --filter '{filt}' failed (exit {p.returncode})")
+    try:
+        re.compile(filt)
+    except re.error as e:
+        die(f"--filter '{filt}' is not a regular expression in Python's re, which picks the baseline's "
+            f"cases: {e} (use a pattern both it and std::regex take)")
+
+
 def measure(binary, filt=None, iterations=ITERATIONS):
     """{case: instructions per call}, from one valgrind process for all cases; MeasureFailed
     when that run fails."""
@@ -76,8 +94,6 @@ def measure(binary, filt=None, iterations=ITERATIONS):
         if p.returncode != 0:
             raise MeasureFailed(f"{' '.join(cmd)} failed (exit {p.returncode})", p.stderr[-4000:])
         ran = [l[5:] for l in p.stdout.splitlines() if l.startswith("case ")]
-        if filt and not ran:
-            die(f"no case matches --filter '{filt}' ({binary} --list names them)")
         if "valgrind 1" not in p.stdout:
             raise MeasureFailed("the workload did not see valgrind (built without valgrind/callgrind.h?)")
         counts = {}
@@ -501,8 +517,8 @@ def unlike_the_rest(changes, z=3.5, floor=0.10):
 def cmd_timing(a):
     names = bench_names(a.bench, a.binary, a.filter)
     if not names:
-        print("timing: no benchmarks match the gate's cases")
-        return 0
+        die(f"timing: no benchmark times the gate's cases{' that --filter selects' if a.filter else ''} "
+            f"({a.bench} --benchmark_list_tests names the benchmarks)")
     filt = "^(" + "|".join(ere_escape(n) for n in names) + ")/"
     cmd = [a.bench, f"--benchmark_filter={filt}", "--benchmark_enable_random_interleaving=true",
            f"--benchmark_repetitions={a.repetitions}", "--benchmark_report_aggregates_only=false",
@@ -776,10 +792,7 @@ def main():
                     help="timing: write this run to the baseline afterwards (compact form)")
     a = ap.parse_args()
     if a.filter:
-        try:
-            re.compile(a.filter)
-        except re.error as e:
-            die(f"--filter '{a.filter}' is not a regular expression: {e}")
+        check_filter(a.binary, a.filter)
     if a.command == "timing":
         a.out = a.out or os.path.join(ROOT, "results", f"{platform.node().split('.')[0]}-timing.json")
         if not a.bench:
