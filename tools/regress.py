@@ -43,6 +43,9 @@ ITERATIONS = 32
 
 
 def die(msg, code=2):
+    """Exit with the message: 2 (the default, as argparse's) for arguments refused, 1 for a
+    run that failed. ./lab regress --timing tells them apart: information only, it reports a
+    failed run and goes on, but stops on a refused argument."""
     print(f"regress: {msg}", file=sys.stderr)
     sys.exit(code)
 
@@ -343,7 +346,7 @@ def bench_names(bench, binary, filt):
             by_prefix.setdefault("/".join(parts[:5]), line)
     p = subprocess.run([binary, "--list"] + (["--filter", filt] if filt else []), capture_output=True, text=True)
     if p.returncode != 0:
-        die(f"{binary} --list failed (exit {p.returncode}): {p.stderr.strip()[-300:]}")
+        die(f"{binary} --list failed (exit {p.returncode}): {p.stderr.strip()[-300:]}", 1)
     cases = p.stdout.split()
     picked = []
     for c in cases:
@@ -385,7 +388,7 @@ def compact_timing(data):
     for b in data["benchmarks"]:
         if timed(b):
             if b.get("time_unit", "ns") != "ns":
-                die(f"timing: {b['name']} is in {b['time_unit']}, the baseline holds ns")
+                die(f"timing: {b['name']} is in {b['time_unit']}, the baseline holds ns", 1)
             times.setdefault(case_name(b["name"]), []).append(b["real_time"])
     return {"format": BASELINE_FORMAT, "context": data.get("context", {}), "time_unit": "ns", "real_time": times}
 
@@ -518,7 +521,7 @@ def cmd_timing(a):
     names = bench_names(a.bench, a.binary, a.filter)
     if not names:
         die(f"timing: no benchmark times the gate's cases{' that --filter selects' if a.filter else ''} "
-            f"({a.bench} --benchmark_list_tests names the benchmarks)")
+            f"({a.bench} --benchmark_list_tests names the benchmarks)", 2 if a.filter else 1)
     filt = "^(" + "|".join(ere_escape(n) for n in names) + ")/"
     cmd = [a.bench, f"--benchmark_filter={filt}", "--benchmark_enable_random_interleaving=true",
            f"--benchmark_repetitions={a.repetitions}", "--benchmark_report_aggregates_only=false",
