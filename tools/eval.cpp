@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/args.h"
 #include "workloads/data.h"
 #include "workloads/engine.h"
 
@@ -87,7 +88,7 @@ int main(int argc, char** argv) {
     std::string path = net_arg;
     if (!net_arg.empty() && std::all_of(net_arg.begin(), net_arg.end(), ::isdigit)) {
       std::string why;
-      const auto found = find_net(std::stoi(net_arg), &why);
+      const auto found = find_net(int(nnuelab::tools::whole_number("--net", net_arg, 1, 1 << 20)), &why);
       if (!found) throw std::runtime_error("--net " + net_arg + ": " + why);
       path = *found;
     }

@@ -13,13 +13,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <stdexcept>
 
 #include "bench/noise_probe.h"
+#include "tools/args.h"
 
 int main(int argc, char** argv) {
   double seconds = 10;
-  if (argc > 2 || (argc == 2 && ((seconds = std::atof(argv[1])) <= 0 || seconds > 3600))) {
-    std::fprintf(stderr, "usage: nnuelab_noise [SECONDS]  (0 < SECONDS <= 3600, default 10)\n");
+  try {
+    if (argc > 2) throw std::invalid_argument("one argument at most");
+    if (argc == 2) seconds = nnuelab::tools::real_number("SECONDS", argv[1], 0, 3600);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "nnuelab_noise: %s (usage: nnuelab_noise [SECONDS], default 10)\n", e.what());
     return 2;
   }
   try {

@@ -13,11 +13,14 @@
 // levels a side, step s / L, ties to even; ref::quantize_sym_mse), mean over all elements.
 //   nnuelab_quantize [--net L1 ...] [--layers fc0,fc1,ft] [--bucket K] [--synthetic LIST]
 //                    [--n N] [--bits 4,6,8] [--ft-max N] [--coarse K] [--fine K] [--csv DIR]
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -26,6 +29,7 @@
 #include "kernels/octav_step/registry.h"
 #include "reference/octav.h"
 #include "reference/octav_tensors.h"
+#include "tools/args.h"
 #include "workloads/nnue.h"
 
 using namespace nnuelab;
@@ -59,15 +63,18 @@ struct Row {
   int sweep_evals;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<int> nets;
+struct Options {
+  std::vector<int> nets = {128, 1024};
   std::vector<std::string> layers = {"fc0", "fc1", "ft"}, synth = {"gaussian", "laplace", "uniform", "sparse"};
   std::vector<int> bits_list = {4, 6, 8};
   int bucket = 7, coarse = 500, fine = 500;
   std::size_t n_synth = 1 << 20, ft_max = 1 << 20;
   std::string csv_dir;
+};
+
+// The command line; a bad argument ends the program here (exit 2, the reason), --help too.
+Options parse(int argc, char** argv) {
+  Options o;
   bool nets_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -76,32 +83,43 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     try {
-      if (a == "--net") nets_given = true, nets.push_back(std::stoi(val()));
-      else if (a == "--no-nets") nets_given = true;
-      else if (a == "--layers") layers = split(val());
-      else if (a == "--bucket") bucket = std::stoi(val());
-      else if (a == "--synthetic") synth = split(val());
-      else if (a == "--no-synthetic") synth.clear();
-      else if (a == "--n") n_synth = std::stoul(val());
-      else if (a == "--bits") { bits_list.clear(); for (auto& b : split(val())) bits_list.push_back(std::stoi(b)); }
-      else if (a == "--ft-max") ft_max = std::stoul(val());
-      else if (a == "--coarse") coarse = std::stoi(val());
-      else if (a == "--fine") fine = std::stoi(val());
-      else if (a == "--csv") csv_dir = val();
+      using tools::whole_number;
+      if (a == "--net") {
+        if (!nets_given) o.nets.clear();
+        nets_given = true, o.nets.push_back(int(whole_number(a, val(), 1, 1 << 20)));
+      } else if (a == "--no-nets") nets_given = true, o.nets.clear();
+      else if (a == "--layers") o.layers = split(val());
+      else if (a == "--bucket") o.bucket = int(whole_number(a, val(), 0, 7));
+      else if (a == "--synthetic") o.synth = split(val());
+      else if (a == "--no-synthetic") o.synth.clear();
+      else if (a == "--n") o.n_synth = std::size_t(whole_number(a, val(), 1, 1LL << 30));
+      else if (a == "--bits") {
+        o.bits_list.clear();
+        for (auto& b : split(val())) o.bits_list.push_back(int(whole_number("--bits (each)", b, 2, 16)));
+        if (o.bits_list.empty()) usage_error("--bits needs at least one bit width");
+      } else if (a == "--ft-max") o.ft_max = std::size_t(whole_number(a, val(), 0, 1LL << 40));
+      else if (a == "--coarse") o.coarse = int(whole_number(a, val(), 1, 10'000'000));
+      else if (a == "--fine") o.fine = int(whole_number(a, val(), 1, 10'000'000));
+      else if (a == "--csv") o.csv_dir = val();
       else if (a == "-h" || a == "--help") {
         std::puts("nnuelab_quantize [--net L1 ...|--no-nets] [--layers fc0,fc1,fc2,ft] [--bucket 0..7]\n"
                   "                 [--synthetic gaussian,laplace,uniform,sparse|--no-synthetic] [--n N]\n"
-                  "                 [--bits 4,6,8] [--ft-max N] [--coarse K] [--fine K] [--csv DIR]");
-        return 0;
+                  "                 [--bits 4,6,8] [--ft-max N (0: all)] [--coarse K] [--fine K] [--csv DIR]");
+        std::exit(0);
       } else usage_error("unknown argument " + a + " (--help)");
-    } catch (const std::logic_error&) {
-      usage_error("bad value for " + a);
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
     }
   }
-  for (int b : bits_list)
-    if (b < 2 || b > 16) usage_error("bits must be 2..16");
-  if (!nets_given) nets = {128, 1024};
+  if (o.nets.empty() && o.synth.empty()) usage_error("nothing to quantize: --no-nets and --no-synthetic");
+  // Refused before the minutes of work, not after them.
+  if (!o.csv_dir.empty() && (!std::filesystem::is_directory(o.csv_dir) || access(o.csv_dir.c_str(), W_OK) != 0))
+    usage_error("--csv " + o.csv_dir + ": not a folder this user can write to");
+  return o;
+}
 
+int run(const Options& o) {
+  const auto& [nets, layers, synth, bits_list, bucket, coarse, fine, n_synth, ft_max, csv_dir] = o;
   std::vector<octav_tensors::Tensor> tensors;
   for (const auto& k : synth) {
     try {
@@ -139,6 +157,11 @@ int main(int argc, char** argv) {
     const std::size_t n = t.x.size();
     double max_abs = 0;
     for (float v : t.x) max_abs = std::max(max_abs, double(std::fabs(v)));
+    if (!(max_abs > 0)) {
+      // Every scalar quantizes zeros exactly: nothing to choose (and s = 0 is no quantizer).
+      std::printf("%-22s %8zu    all zeros: no clipping scalar to choose, left out\n", t.name.c_str(), n);
+      continue;
+    }
     std::vector<int> bl = bits_list;
     if (std::find(bl.begin(), bl.end(), t.nnue_bits) == bl.end() && t.nnue_bits == 16) bl.push_back(16);
     for (int bits : bl) {
@@ -199,6 +222,7 @@ int main(int argc, char** argv) {
     for (const auto& t : tensors) {
       double max_abs = 0;
       for (float v : t.x) max_abs = std::max(max_abs, double(std::fabs(v)));
+      if (!(max_abs > 0)) continue;  // all zeros: left out of the table too
       const double hi = t.nnue_s < 3 * max_abs ? std::max(1.25 * max_abs, 1.1 * t.nnue_s) : 1.25 * max_abs;
       for (int bits : bits_list)
         for (int k = 1; k <= 400; ++k) {
@@ -210,4 +234,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "wrote %s/octav_table.csv and octav_curves.csv\n", csv_dir.c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  try {
+    return run(o);
+  } catch (const std::exception& e) {
+    // A corrupt net file, an L1 with no net, memory: said, not an abort.
+    std::fprintf(stderr, "nnuelab_quantize: %s\n", e.what());
+    return 1;
+  }
 }

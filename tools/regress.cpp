@@ -73,6 +73,7 @@
 #include "reference/pool.h"
 #include "reference/quantmoid4.h"
 #include "reference/sqr_crelu32.h"
+#include "tools/args.h"
 #include "workloads/synthetic.h"
 
 namespace nnuelab::regress {
@@ -583,8 +584,14 @@ int main(int argc, char** argv) {
     if (a == "--list") list = true;
     else if (a == "--run") run = true;
     else if (a == "--filter" && i + 1 < argc) filter = argv[++i];
-    else if (a == "--iterations" && i + 1 < argc) iterations = std::atoi(argv[++i]);
-    else return usage();
+    else if (a == "--iterations" && i + 1 < argc) {
+      try {
+        iterations = int(nnuelab::tools::whole_number(a, argv[++i], 1, 1'000'000));
+      } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "nnuelab_regress: %s\n", e.what());
+        return 2;
+      }
+    } else return usage();
   }
   if (list == run || iterations < 1) return usage();
   try {
