@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@
 #include "bench/noise_probe.h"
 #include "bench/peak.h"
 #include "bench/register.h"
+#include "tools/args.h"
 
 namespace {
 
@@ -284,7 +286,7 @@ int main(int argc, char** argv) {
     } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {
       char* end = nullptr;
       const double b = std::strtod(argv[i] + 9, &end);
-      if (end == argv[i] + 9 || *end != '\0' || b < 0) {
+      if (end == argv[i] + 9 || *end != '\0' || !(b >= 0 && b <= 1e7)) {  // no NaN
         std::fprintf(stderr, "nnuelab_bench: bad %s (use --budget=SECONDS)\n", argv[i]);
         return 2;
       }
@@ -300,6 +302,16 @@ int main(int argc, char** argv) {
           return 2;
         }
         bench::set_min_time(t);
+      }
+      if (std::strncmp(argv[i], "--benchmark_repetitions=", 24) == 0) {
+        // Google Benchmark times nothing at 0 and exits 0; a negative count failed inside
+        // it with "vector::reserve".
+        try {
+          tools::whole_number("--benchmark_repetitions", argv[i] + 24, 1, 1'000'000);
+        } catch (const std::invalid_argument& e) {
+          std::fprintf(stderr, "nnuelab_bench: %s\n", e.what());
+          return 2;
+        }
       }
       // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
       bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);

@@ -2,11 +2,11 @@
 """The command-line tools refuse bad numbers and impossible requests with a reason, never
 an abort: usage check_cli_refusals.py BUILD_DIR
 
-Each row runs one of nnuelab_quantize, nnuelab_regress, nnuelab_noise or nnuelab_eval with
-arguments that std::stoi/std::atoi/std::atof would have read as some number ("1536x",
-"1e3", "nan", a 14-digit count), or that asked for nothing or for an all-zero tensor, and
-checks the exit status, the reason on stderr, and that no exception escaped ("terminate
-called", a signal). Before tools/args.h, `nnuelab_quantize --n 0`, `--coarse -1` and
+Each row runs one of nnuelab_quantize, nnuelab_regress, nnuelab_noise, nnuelab_eval or
+nnuelab_bench with arguments that std::stoi/std::atoi/std::atof would have read as some
+number ("1536x", "1e3", "nan", a 14-digit count), or that asked for nothing or for an
+all-zero tensor, and checks the exit status, the reason on stderr, and that no exception
+escaped ("terminate called", a signal). Before tools/args.h, `nnuelab_quantize --n 0`, `--coarse -1` and
 `--net 7` died of SIGABRT, `--net 1536x` ran the L1 = 1536 net, `nnuelab_noise nan` said no
 kernel ran on this CPU, and `nnuelab_regress --iterations 99999999999999` was undefined.
 Exit 1 on a failure.
@@ -42,6 +42,13 @@ ROWS = (
     ("nnuelab_noise", ["1", "2"], 2, "one argument at most"),
     ("nnuelab_eval", ["--net", "99999999999", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], 1,
      "--net takes a whole number 1..1048576, not '99999999999'"),
+    # Google Benchmark timed nothing at 0 repetitions and exited 0; -1 failed in it with
+    # "vector::reserve"; --budget=nan passed a `b < 0` test.
+    ("bench/nnuelab_bench", ["--benchmark_repetitions=0", "--benchmark_filter=^crelu16/scalar/"], 2,
+     "--benchmark_repetitions takes a whole number 1..1000000, not '0'"),
+    ("bench/nnuelab_bench", ["--benchmark_repetitions=-1", "--benchmark_filter=^crelu16/scalar/"], 2,
+     "--benchmark_repetitions takes a whole number 1..1000000, not '-1'"),
+    ("bench/nnuelab_bench", ["--budget=nan", "--benchmark_filter=^crelu16/scalar/"], 2, "bad --budget=nan"),
 )
 
 build = sys.argv[1]
