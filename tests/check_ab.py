@@ -498,6 +498,8 @@ def main():
                            ("--turns 0", ["run", "HEAD", "HEAD", "--filter", ".", "--turns", "0"]),
                            ("a bad --filter", ["run", "HEAD", "HEAD", "--filter", "("]),
                            ("a negative --threshold", ["report", res, "--threshold", "-1"]),
+                           ("a NaN --threshold", ["report", res, "--threshold", "nan"]),
+                           ("a NaN --min-time", ["run", "HEAD", "HEAD", "--filter", ".", "--min-time", "nan"]),
                            ("a negative --keep-trees", ["run", "HEAD", "HEAD", "--filter", ".", "--keep-trees", "-1"]),
                            ("prune --keep -1", ["prune", "--keep", "-1"]),
                            ("bisect of the working tree", ["bisect", "HEAD", ".", "--filter", "."]),

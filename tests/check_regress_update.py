@@ -107,5 +107,12 @@ for filt, said in (("(", "is not a regular expression (ECMAScript)"), ("^no/such
                         "--binary", binary], capture_output=True, text=True)
     check(p.returncode == 2 and said in p.stderr and "Traceback" not in p.stderr,
           f"check --filter '{filt}': exit {p.returncode}, {p.stderr.strip()[-120:]!r}")
+# A NaN threshold (float("nan") passes `< 0`) would call no case regressed: refused, as is
+# a negative one.
+for thr in ("nan", "-1", "inf"):
+    p = subprocess.run(["/usr/bin/python3", regress, "check", "--threshold", thr, "--baseline", baseline,
+                        "--binary", binary], capture_output=True, text=True)
+    check(p.returncode == 2 and "--threshold takes a percentage >= 0" in p.stderr,
+          f"check --threshold {thr}: exit {p.returncode}, {p.stderr.strip()[-120:]!r}")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

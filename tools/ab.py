@@ -245,7 +245,7 @@ def turn_times(path, per_turn="min"):
 def check_run_args(args):
     if args.turns < 1 or args.repetitions < 1:
         raise AbError("--turns and --repetitions take whole numbers >= 1")
-    if args.min_time <= 0:
+    if not 0 < args.min_time < math.inf:  # float("nan") passed `<= 0`
         raise AbError("--min-time takes seconds > 0")
     if args.scrub is not None and args.scrub < 0:
         raise AbError("--scrub takes a number of branches >= 0")
@@ -255,8 +255,6 @@ def check_run_args(args):
         re.compile(args.filter)
     except re.error as e:
         raise AbError(f"--filter '{args.filter}' is not a regular expression: {e}")
-    if args.threshold < 0:
-        raise AbError("--threshold takes a percentage >= 0")
 
 
 def run(args):
@@ -913,7 +911,7 @@ def main(argv):
     try:
         if args.mode == "prune":
             return cmd_prune(args)
-        if args.threshold < 0:
+        if not 0 <= args.threshold < math.inf:  # a NaN threshold called nothing slower
             raise AbError("--threshold takes a percentage >= 0")
         if args.mode == "bisect":
             return cmd_bisect(args)

@@ -1,7 +1,8 @@
-"""What the Python tools share (tools/ab.py, coverage.py, mutate.py, regress.py): the CPU's
-brand string for their result files, pinning a benchmark command to one CPU, the robust
-spread that tells a case (or a turn) unlike the rest, and building targets of a copy of
-the tree (ab's exported commits, mutate's private copy)."""
+"""What the Python tools share (tools/ab.py, coverage.py, mutate.py, regress.py): a whole
+number argument's type, the CPU's brand string for their result files, pinning a benchmark
+command to one CPU, the robust spread that tells a case (or a turn) unlike the rest, and
+building targets of a copy of the tree (ab's exported commits, mutate's private copy)."""
+import argparse
 import math
 import os
 import re
@@ -9,6 +10,20 @@ import shutil
 import subprocess
 import time
 from statistics import median
+
+
+def at_least(lo):
+    """An argparse type: a whole number >= lo; argparse exits 2 naming the argument
+    otherwise (a --jobs of -1 or a --max of -1 went on to a traceback or to no shards)."""
+    def whole(text):
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: '{text}'") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"takes a whole number >= {lo}, not {v}")
+        return v
+    return whole
 
 
 def cpu_model():

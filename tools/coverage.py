@@ -47,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 
-from common import cpu_model
+from common import at_least, cpu_model
 from mutate import run_tests
 from reasons import read_reasons
 
@@ -404,7 +404,7 @@ def main():
         p.add_argument("--fail-on-unrun", action="store_true",
                        help="exit 1 if a line is unrun (and not listed as expected) or an entry is stale")
         if name == "run":
-            p.add_argument("--jobs", type=int, help="build jobs and test shards (default: the cores)")
+            p.add_argument("--jobs", type=at_least(1), help="build jobs and test shards (default: the cores)")
         else:
             p.add_argument("build_dir", nargs="?", help="the instrumented build (default build/coverage)")
     args = ap.parse_args()

@@ -55,7 +55,7 @@ import sys
 import tempfile
 import time
 
-from common import build_targets
+from common import at_least, build_targets
 from reasons import read_reasons
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -810,10 +810,10 @@ def main():
         p.add_argument("--at", action="append", metavar="FILE:LINE",
                        help="only the mutants of this line (repeatable)")
         if name == "run":
-            p.add_argument("--max", type=int, help="at most N mutants, drawn at random (--seed)")
+            p.add_argument("--max", type=at_least(1), help="at most N mutants, drawn at random (--seed)")
             p.add_argument("--seed", type=int, default=1)
             p.add_argument("--budget", help="stop trying new mutants after this long (90s, 20m, 1h)")
-            p.add_argument("--jobs", type=int, help="test shards side by side (default: the cores)")
+            p.add_argument("--jobs", type=at_least(1), help="test shards side by side (default: the cores)")
             p.add_argument("--out", help="the results file (JSON)")
             p.add_argument("--fail-on-survivor", action="store_true", help="exit 1 if a mutant survived")
             p.add_argument("--checked", nargs="?", const="bounds", choices=sorted(CHECKED),
