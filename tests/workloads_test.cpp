@@ -1,15 +1,23 @@
 // The benchmark workloads: workloads::Buffer's page modes, huge_page_bytes' reading of
 // /proc/self/smaps (on a fabricated file, so every branch is checked whatever this system's
-// transparent huge page policy is), and the pools' nnz bitsets and lists.
+// transparent huge page policy is), the pools' nnz bitsets and lists, and which files of
+// the traces folder are taken for recordings.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/common/elementwise.h"
+#include "workloads/data.h"
 #include "workloads/synthetic.h"
 
 namespace nnuelab::test {
@@ -118,6 +126,33 @@ TEST(PoolNnz, AListNeedsWholeChunks) {
   const auto pool = workloads::make_input_pool(258, workloads::parse_density("chunk:50"), 2, 7);
   EXPECT_EQ(workloads::pool_nnz_bitsets(pool).size(), std::size_t(nnz_bitset_words(258)) * 2);
   EXPECT_THROW(workloads::pool_nnz_lists(pool), std::invalid_argument);
+}
+
+// A recording's width is the whole text between ".L1-" and ".u8": a name whose width is
+// no number, overflows an int (std::atoi's undefined case), is 0 or has text after it is
+// passed over, not read with a wrong width.
+TEST(FindTraces, TakesOnlyNamesWithAWholePositiveWidth) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("nnuelab-traces-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  for (const char* name : {"nn-a.L1-1536.u8", "nn-b.L1-99999999999999.u8", "nn-c.L1-12x.u8", "nn-d.L1-.u8",
+                           "nn-e.L1-0.u8", "nn-f.L1-64.bin", "nn-g.L1--64.u8", "nn-h.L1-64.u8.u8"})
+    std::ofstream(dir / name) << "x";
+  auto saved = [](const char* var) -> std::optional<std::string> {
+    const char* v = std::getenv(var);
+    return v ? std::optional<std::string>(v) : std::nullopt;
+  };
+  const auto traces = saved("NNUELAB_TRACES"), data = saved("NNUELAB_DATA");
+  ::setenv("NNUELAB_TRACES", dir.c_str(), 1);
+  ::setenv("NNUELAB_DATA", (dir / "no-data-folder").c_str(), 1);  // no Stockfish recordings
+  const auto found = workloads::find_traces();
+  for (const auto& [var, value] : {std::pair{"NNUELAB_TRACES", traces}, std::pair{"NNUELAB_DATA", data}})
+    value ? ::setenv(var, value->c_str(), 1) : ::unsetenv(var);
+  fs::remove_all(dir);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].net, "nn-a");
+  EXPECT_EQ(found[0].tag, "a");
+  EXPECT_EQ(found[0].width, 1536);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "workloads/data.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -58,7 +59,11 @@ std::vector<TraceFile> find_traces() {
     const auto l1 = name.find(".L1-");
     if (l1 == std::string::npos || !name.ends_with(".u8")) continue;
     const std::string net = name.substr(0, l1);
-    const int width = std::atoi(name.c_str() + l1 + 4);
+    // The width is the whole text between ".L1-" and ".u8" (from_chars: no overflow UB).
+    int width = 0;
+    const char* const digits_end = name.data() + name.size() - 3;
+    const auto [stop, err] = std::from_chars(name.data() + l1 + 4, digits_end, width);
+    if (err != std::errc() || stop != digits_end) continue;
     if (width > 0 && !seen(net)) mine.push_back({net, net.starts_with("nn-") ? net.substr(3) : net, e.path().string(), width});
   }
   std::sort(mine.begin(), mine.end(), [](const TraceFile& a, const TraceFile& b) { return a.width < b.width; });
