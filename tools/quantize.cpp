@@ -222,7 +222,7 @@ int run(const Options& o) {
     for (const auto& t : tensors) {
       double max_abs = 0;
       for (float v : t.x) max_abs = std::max(max_abs, double(std::fabs(v)));
-      if (!(max_abs > 0)) continue;  // all zeros: left out of the table too
+      if (!(max_abs > 0)) continue;  // all zeros: no curve either
       const double hi = t.nnue_s < 3 * max_abs ? std::max(1.25 * max_abs, 1.1 * t.nnue_s) : 1.25 * max_abs;
       for (int bits : bits_list)
         for (int k = 1; k <= 400; ++k) {
