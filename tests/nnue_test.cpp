@@ -14,6 +14,7 @@
 #include "kernels/crelu32/registry.h"
 #include "kernels/ft_output/registry.h"
 #include "kernels/ft_refresh/registry.h"
+#include "kernels/sqr_crelu32/registry.h"
 #include "workloads/engine.h"
 #include "workloads/eval.h"
 #include "workloads/nnue.h"
@@ -226,6 +227,50 @@ TEST(NnueEngine, EveryCrelu32VariantPluggedIntoCrelu1IsExact) {
   for (const crelu32::Variant& v : all)
     if (!v.canonical_order()) {
       EXPECT_THROW(Engine(n, {{"crelu0", v.info.name}}), std::invalid_argument) << v.info.name;
+    }
+}
+
+// sqr0 and crelu0 run a variant over all 16 of fc_0's outputs (the vector forms take
+// n % 16 == 0, none the 15 fc_1 reads): fc_1's input must still be the 15 squared bytes,
+// the 15 clipped ones and two zeros, with a variant on either side or both. A lane-ordered
+// sqr_crelu32 form is refused there by name, as crelu32's are for crelu0.
+TEST(NnueEngine, EverySqr0AndCrelu0VariantPluggedInIsExact) {
+  NNUELAB_NEED_DATA(dir);
+  const Network& n = net(1536);
+  const auto rows = read_tsv(*dir + "/expected/sf16-nn-5af11540bbfe.tsv");
+  int plugged = 0, vector_forms = 0;
+  for (const sqr_crelu32::Variant& v : sqr_crelu32::variants()) {
+    if (!v.info.available() || v.writes_bits || !sqr_crelu32::why_unsupported(v, {16, 6}).empty()) continue;
+    if (!v.canonical_order()) {
+      EXPECT_THROW(Engine(n, {{"sqr0", v.info.name}}), std::invalid_argument) << v.info.name;
+      continue;
+    }
+    for (const char* crelu0 : {"best", "reference"}) {
+      const Engine engine(n, {{"sqr0", v.info.name}, {"crelu0", crelu0}});
+      ++plugged;
+      vector_forms += v.info.isa != "scalar";
+      expect_plugged_engine_exact(engine, n, rows, v.info, "crelu0", &Evaluation::ac0);
+      if (HasFatalFailure()) return;
+    }
+  }
+  for (const crelu32::Variant& v : crelu32::variants()) {
+    if (!v.info.available() || v.writes_bits || !v.canonical_order() || !crelu32::why_unsupported(v, {16, 6}).empty())
+      continue;
+    for (const char* sqr0 : {"best", "reference"}) {
+      const Engine engine(n, {{"crelu0", v.info.name}, {"sqr0", sqr0}});
+      ++plugged;
+      vector_forms += v.info.isa != "scalar";
+      expect_plugged_engine_exact(engine, n, rows, v.info, "sqr0", &Evaluation::ac0);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(plugged, 4);
+#if defined(__x86_64__) || defined(__aarch64__)
+  EXPECT_GT(vector_forms, 0);  // SSE2 (x86-64's baseline) or NEON forms take n = 16
+#endif
+  for (const sqr_crelu32::Variant& v : sqr_crelu32::variants())
+    if (!v.canonical_order()) {
+      EXPECT_THROW(Engine(n, {{"sqr0", v.info.name}}), std::invalid_argument) << v.info.name;
     }
 }
 

@@ -33,8 +33,10 @@ LayerSpec layer_spec(const std::string& layer, int l1) {
   if (layer == "fc0") return {"affine", {l1, kFc0Out}, 0};
   if (layer == "fc1") return {"affine", {kFc1In, kFc1Out}, 0};
   if (layer == "fc2") return {"affine", {kFc1Out, 1}, 0};
-  if (layer == "sqr0") return {"sqr_crelu32", {}, kFc0Out - 1};
-  if (layer == "crelu0") return {"crelu32", {}, kFc0Out - 1};
+  // sqr0 and crelu0: a variant runs over all 16 of fc_0's outputs (the vector forms take
+  // n % 16 == 0, none takes the 15 that fc_1 reads; Engine::evaluate drops the 16th).
+  if (layer == "sqr0") return {"sqr_crelu32", {}, kFc0Out};
+  if (layer == "crelu0") return {"crelu32", {}, kFc0Out};
   if (layer == "crelu1") return {"crelu32", {}, kFc1Out};
   throw std::invalid_argument("unknown layer \"" + layer + "\" (layers: ft, ft_out, fc0, sqr0, crelu0, fc1, crelu1, fc2)");
 }
@@ -225,9 +227,14 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       if (v) chosen = v->info.name;
     } else if (spec.op == "sqr_crelu32") {
       const sqr_crelu32::Shape s{spec.n, 6};
-      impl_->sqr0 = choose_elementwise(sqr_crelu32::variants(), layer, name, s, &sqr_crelu32::why_unsupported,
-                                       &sqr_crelu32::shape_name, false);
+      // Canonical order only: sqr0's bytes share fc_1's row with crelu0's (as crelu0's).
+      impl_->sqr0 = name == "best" ? best_elementwise(sqr_crelu32::variants(), s, &sqr_crelu32::why_unsupported, false,
+                                                      false)
+                                   : choose_elementwise(sqr_crelu32::variants(), layer, name, s,
+                                                        &sqr_crelu32::why_unsupported, &sqr_crelu32::shape_name, false);
       if (impl_->sqr0 && impl_->sqr0->writes_bits) throw std::invalid_argument(layer + ": " + name + " writes an nnz bitset nothing here reads");
+      if (impl_->sqr0 && !impl_->sqr0->canonical_order())
+        throw std::invalid_argument(layer + ": " + name + " leaves a lane order, and sqr0's bytes share fc_1's row with crelu0's");
       if (impl_->sqr0) chosen = impl_->sqr0->info.name;
     } else if (name != "reference") {
       throw std::invalid_argument(layer + " (" + spec.op + ") runs the reference only so far; \"" + name + "\" cannot be plugged in");
@@ -313,11 +320,19 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
     for (int p = 0; p < l1; ++p) e.ft_out[impl_->ft_order[p]] = produced[p];
     if (times) t = Clock::now();
   }
-  if (impl_->sqr0) sqr_crelu32::run(*impl_->sqr0, {kFc0Out - 1, 6}, e.fc0.data(), e.ac0.data());
+  // fc_1 reads 15 squared then 15 clipped bytes. A variant writes 16 (the 16th of fc_0's
+  // outputs, the direct output, included): sqr0's 16th byte lands where crelu0's first goes
+  // and is overwritten by it, and crelu0's 16th, at ac0[30], is put back to fc_1's zero
+  // padding.
+  if (impl_->sqr0) sqr_crelu32::run(*impl_->sqr0, {kFc0Out, 6}, e.fc0.data(), e.ac0.data());
   else ref::sqr_crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data());
   lap("sqr0");
-  if (impl_->crelu0) crelu32::run(*impl_->crelu0, {kFc0Out - 1, 6}, e.fc0.data(), e.ac0.data() + (kFc0Out - 1));
-  else ref::crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data() + (kFc0Out - 1));
+  if (impl_->crelu0) {
+    crelu32::run(*impl_->crelu0, {kFc0Out, 6}, e.fc0.data(), e.ac0.data() + (kFc0Out - 1));
+    e.ac0[2 * (kFc0Out - 1)] = 0;
+  } else {
+    ref::crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data() + (kFc0Out - 1));
+  }
   lap("crelu0");
   fc(1, st.w1.data(), st.b1.data(), kFc1In, kFc1Out, e.ac0.data(), e.fc1.data());
   lap("fc1");
