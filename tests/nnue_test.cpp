@@ -239,31 +239,28 @@ TEST(NnueEngine, EverySqr0AndCrelu0VariantPluggedInIsExact) {
   const Network& n = net(1536);
   const auto rows = read_tsv(*dir + "/expected/sf16-nn-5af11540bbfe.tsv");
   int plugged = 0, vector_forms = 0;
-  for (const sqr_crelu32::Variant& v : sqr_crelu32::variants()) {
-    if (!v.info.available() || v.writes_bits || !sqr_crelu32::why_unsupported(v, {16, 6}).empty()) continue;
-    if (!v.canonical_order()) {
-      EXPECT_THROW(Engine(n, {{"sqr0", v.info.name}}), std::invalid_argument) << v.info.name;
-      continue;
+  // Every available form of `variants` taking n = 16 in `layer`, with `other` (the layer
+  // sharing fc_1's row) best or the reference.
+  auto plug = [&](const auto& variants, auto why_unsupported, const char* layer, const char* other) {
+    for (const auto& v : variants) {
+      if (!v.info.available() || v.writes_bits || !why_unsupported(v, {16, 6}).empty()) continue;
+      if (!v.canonical_order()) {
+        EXPECT_THROW(Engine(n, {{layer, v.info.name}}), std::invalid_argument) << v.info.name;
+        continue;
+      }
+      for (const char* o : {"best", "reference"}) {
+        const Engine engine(n, {{layer, v.info.name}, {other, o}});
+        ++plugged;
+        vector_forms += v.info.isa != "scalar";
+        expect_plugged_engine_exact(engine, n, rows, v.info, other, &Evaluation::ac0);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
     }
-    for (const char* crelu0 : {"best", "reference"}) {
-      const Engine engine(n, {{"sqr0", v.info.name}, {"crelu0", crelu0}});
-      ++plugged;
-      vector_forms += v.info.isa != "scalar";
-      expect_plugged_engine_exact(engine, n, rows, v.info, "crelu0", &Evaluation::ac0);
-      if (HasFatalFailure()) return;
-    }
-  }
-  for (const crelu32::Variant& v : crelu32::variants()) {
-    if (!v.info.available() || v.writes_bits || !v.canonical_order() || !crelu32::why_unsupported(v, {16, 6}).empty())
-      continue;
-    for (const char* sqr0 : {"best", "reference"}) {
-      const Engine engine(n, {{"crelu0", v.info.name}, {"sqr0", sqr0}});
-      ++plugged;
-      vector_forms += v.info.isa != "scalar";
-      expect_plugged_engine_exact(engine, n, rows, v.info, "sqr0", &Evaluation::ac0);
-      if (HasFatalFailure()) return;
-    }
-  }
+  };
+  plug(sqr_crelu32::variants(), &sqr_crelu32::why_unsupported, "sqr0", "crelu0");
+  if (HasFatalFailure()) return;
+  plug(crelu32::variants(), &crelu32::why_unsupported, "crelu0", "sqr0");
+  if (HasFatalFailure()) return;
   EXPECT_GT(plugged, 4);
 #if defined(__x86_64__) || defined(__aarch64__)
   EXPECT_GT(vector_forms, 0);  // SSE2 (x86-64's baseline) or NEON forms take n = 16
