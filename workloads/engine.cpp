@@ -65,7 +65,7 @@ const affine::Variant* best_affine(const affine::Shape& s, std::initializer_list
 // The best native variant of an elementwise op at a shape: the last one in registry
 // order (baseline first) that this CPU runs on it, with or without the nnz bitset.
 // lanes_ok: the layer after it can take a declared lane order (crelu1 -> fc_2); crelu0's
-// bytes share fc_1's input row with sqr0's, so it stays canonical.
+// and sqr0's bytes share fc_1's input row, so they stay canonical.
 template <class V, class Shape, class Why>
 const V* best_elementwise(std::span<const V> all, const Shape& s, Why why, bool want_bits, bool lanes_ok = true) {
   const V* best = nullptr;
@@ -77,14 +77,15 @@ const V* best_elementwise(std::span<const V> all, const Shape& s, Why why, bool 
 }
 
 // Picks `name` ("best", a variant name) of an elementwise op for a layer, or nullptr for
-// "reference"; clear errors for anything else.
+// "reference"; clear errors for anything else. lanes_ok: as best_elementwise's (a named
+// lane-ordered form is refused by the caller, which says why).
 template <class V, class Shape, class Why, class Name>
 const V* choose_elementwise(std::span<const V> all, const std::string& layer, const std::string& name, const Shape& s,
-                            Why why, Name shape_name, bool want_bits) {
+                            Why why, Name shape_name, bool want_bits, bool lanes_ok = true) {
   if (name == "reference") return nullptr;
   if (name == "best") {
-    const V* v = best_elementwise(all, s, why, want_bits);
-    if (!v) v = best_elementwise(all, s, why, false);
+    const V* v = best_elementwise(all, s, why, want_bits, lanes_ok);
+    if (!v) v = best_elementwise(all, s, why, false, lanes_ok);
     return v;
   }
   const V* v = find_named(all, name);
@@ -227,11 +228,9 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
       if (v) chosen = v->info.name;
     } else if (spec.op == "sqr_crelu32") {
       const sqr_crelu32::Shape s{spec.n, 6};
-      // Canonical order only: sqr0's bytes share fc_1's row with crelu0's (as crelu0's).
-      impl_->sqr0 = name == "best" ? best_elementwise(sqr_crelu32::variants(), s, &sqr_crelu32::why_unsupported, false,
-                                                      false)
-                                   : choose_elementwise(sqr_crelu32::variants(), layer, name, s,
-                                                        &sqr_crelu32::why_unsupported, &sqr_crelu32::shape_name, false);
+      // Canonical order only: sqr0's bytes share fc_1's row with crelu0's.
+      impl_->sqr0 = choose_elementwise(sqr_crelu32::variants(), layer, name, s, &sqr_crelu32::why_unsupported,
+                                       &sqr_crelu32::shape_name, false, false);
       if (impl_->sqr0 && impl_->sqr0->writes_bits) throw std::invalid_argument(layer + ": " + name + " writes an nnz bitset nothing here reads");
       if (impl_->sqr0 && !impl_->sqr0->canonical_order())
         throw std::invalid_argument(layer + ": " + name + " leaves a lane order, and sqr0's bytes share fc_1's row with crelu0's");
