@@ -13,6 +13,7 @@
 
 #include "bench/pct_peak.h"
 #include "nnuelab_config.h"
+#include "workloads/clock.h"
 #include "workloads/data.h"
 
 namespace nnuelab::bench {
@@ -25,20 +26,6 @@ Clock::time_point g_run_start = Clock::now();
 }  // namespace
 
 // The cost of one now()/now() pair, measured once: the median of many back-to-back reads.
-double clock_overhead_ns() {
-  static const double overhead = [] {
-    std::vector<double> v;
-    for (int i = 0; i < 20001; ++i) {
-      const auto a = Clock::now();
-      const auto b = Clock::now();
-      v.push_back(std::chrono::duration<double, std::nano>(b - a).count());
-    }
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    return v[v.size() / 2];
-  }();
-  return overhead;
-}
-
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
 void set_min_time(double seconds) { g_min_time = seconds; }
@@ -235,7 +222,7 @@ void add_context() {
   benchmark::AddCustomContext("nnuelab_ft_weight_pages",
                               g_huge_pages ? "2 MiB transparent huge pages requested (madvise)" : "4 KiB");
   benchmark::AddCustomContext("nnuelab_timing", "manual: batches of L1-hot inputs, clock overhead " +
-                                                    std::to_string(clock_overhead_ns()) + " ns subtracted");
+                                                    std::to_string(workloads::clock_read_ns()) + " ns subtracted");
   if (auto forced = forced_variant()) benchmark::AddCustomContext("nnuelab_forced_variant", *forced);
 }
 

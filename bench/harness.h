@@ -16,6 +16,7 @@
 
 #include "bench/journal.h"
 #include "kernels/common/variant.h"
+#include "workloads/clock.h"
 #include "workloads/data.h"
 #include "workloads/synthetic.h"
 
@@ -60,9 +61,6 @@ std::string real_density_name(const RealTrace& t);
 // call_bytes: the input and output bytes of one call, which the whole batch keeps in L1.
 int batch_size(std::size_t call_bytes);
 
-// The measured cost of one clock-read pair (median of many), subtracted from each batch.
-double clock_overhead_ns();
-
 // Times `whole()`, which makes the `batch` calls of one batch, after `stage(first)` copied
 // the batch's inputs, and reports the per-call time (the batch's time / batch) to Google
 // Benchmark as manual time (one iteration = one call). `stage` receives the index of the
@@ -71,7 +69,7 @@ double clock_overhead_ns();
 template <class Stage, class Whole>
 void run_batched_whole(benchmark::State& state, int batch, Stage&& stage, Whole&& whole, int pool_count = kPoolInputs) {
   using Clock = std::chrono::steady_clock;
-  const double overhead = clock_overhead_ns();
+  const double overhead = workloads::clock_read_ns();  // one clock-read pair, subtracted per batch
   int next = 0;
   for (auto _ : state) {
     stage(next);
