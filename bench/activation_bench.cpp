@@ -29,6 +29,14 @@ namespace {
 using CreluRun = void (*)(const crelu32::Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*);
 CreluRun volatile g_empty_kernel = &empty_kernel;
 
+// The same empty kernel in a registry entry (the scalar baseline's, its run swapped), so
+// crelu32::run, the checked entry point an engine or a test calls, can be timed around it.
+crelu32::Variant empty_variant() {
+  crelu32::Variant v = crelu32::variants().front();
+  v.run = g_empty_kernel;
+  return v;
+}
+
 }  // namespace
 
 void register_activations() {
@@ -61,6 +69,16 @@ void register_activations() {
                                    const CreluRun run = g_empty_kernel;
                                    time_elementwise<std::int32_t>(st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
                                                                                   std::uint64_t* bits) { run(s, in, out, bits); });
+                                 });
+    // floor/scalar/checked_call: the same loop calling the empty kernel through crelu32::run
+    // (the shape, buffer and alignment checks every elementwise op's run makes before the
+    // call). Its time minus empty_call's is what those checks cost per call.
+    if (n == 32 && !forced_variant())
+      register_variant_benchmark("floor/scalar/checked_call/" + crelu32::shape_name(s) + "/dense:100", nullptr,
+                                 n * sizeof(std::int32_t), [=](benchmark::State& st) {
+                                   const crelu32::Variant v = empty_variant();
+                                   time_elementwise<std::int32_t>(st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
+                                                                                  std::uint64_t*) { crelu32::run(v, s, in, out); });
                                  });
   }
   // sqr_crelu32 and the fused pair read the same affine outputs (shift 6). The pair writes

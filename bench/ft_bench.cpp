@@ -233,6 +233,40 @@ void register_update(const ft_update::Shape& s) {
   }
 }
 
+// floor/scalar/empty_update and floor/scalar/checked_update: time_update's loop calling a
+// kernel that does nothing, directly through a registry entry's pointer (as the variants
+// above are timed) and through ft_update::run, the checked entry point (shape, pointers,
+// every id < features, overlaps). checked_update's time minus empty_update's is what those
+// checks cost per call. The entry is the scalar baseline's with its run swapped.
+[[gnu::noinline]] void empty_update_kernel(const ft_update::Shape&, const ft_update::Args&) { asm volatile(""); }
+void (*volatile g_empty_update)(const ft_update::Shape&, const ft_update::Args&) = &empty_update_kernel;
+
+void register_update_floors(const ft_update::Shape& s) {
+  if (forced_variant()) return;
+  std::string suffix = "/";  // appended piecewise, as in register_update
+  suffix += ft_update::shape_name(s);
+  suffix += "/dense:100";
+  const std::size_t bytes = std::size_t(s.l1) * 2 * s.perspectives;
+  for (const bool checked : {false, true})
+    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_update" : "empty_update") + suffix, nullptr,
+                               bytes, [s, checked](benchmark::State& st) {
+                                 ft_update::Variant v = ft_update::variants().front();
+                                 v.run = g_empty_update;
+                                 ft_update::Args a;
+                                 a.weights = weights_for(s.l1);
+                                 const int per_persp = s.n_removed + s.n_added;
+                                 time_update(st, s, [&](const std::uint32_t* ids, std::int16_t* prev, std::int16_t* out) {
+                                   for (int p = 0; p < s.perspectives; ++p) {
+                                     a.removed[p] = ids + p * per_persp, a.added[p] = a.removed[p] + s.n_removed;
+                                     a.prev[p] = prev + p * s.l1, a.out[p] = out + p * s.l1;
+                                   }
+                                   if (checked) ft_update::run(v, s, a);
+                                   else v.run(s, a);
+                                 });
+                                 st.counters.erase("adds");  // nothing is added
+                               });
+}
+
 }  // namespace
 
 void register_ft() {
@@ -252,6 +286,7 @@ void register_ft() {
   // Update: quiet move, capture, castling (+added-removed), copy-then-update form.
   const std::vector<std::pair<int, int>> counts = {{1, 1}, {1, 2}, {2, 2}};
   for (auto [add, rem] : counts) register_update({1024, kFeatures, rem, add, 1, false});
+  register_update_floors({1024, kFeatures, 1, 1, 1, false});
   if (full) {
     for (int l1 : widths)
       for (auto [add, rem] : counts)
