@@ -81,6 +81,9 @@ TEST(Errors, ElementwiseRefusedShape) {
   std::int32_t in32[4] = {};
   expect_error([&] { crelu32::run(c, {4, 32}, in32, out); },
                c.info.name + " does not support " + crelu32::shape_name({4, 32}) + ": " + crelu32::why_unsupported(c, {4, 32}));
+  // The inlined form's entry names the shape the same way (formatted only on refusal).
+  expect_error([&] { crelu32::run_many(c, {4, 32}, in32, out, nullptr, 1); },
+               c.info.name + " does not support 4>>32: shift must be 0..31, got 32");
 }
 
 // The op-level limits at both edges of each bound, on each op's scalar variant (it supports
@@ -342,6 +345,13 @@ TEST(Errors, FtRefresh) {
   a.acc[0] = acc.data(), a.acc[1] = acc.data() + 16, a.active[1] = ids;
   expect_error([&] { ft_refresh::run(v, {32, 4, 1, 2}, a); }, v.info.name + ": acc[0] and acc[1] overlap");
   a.acc[1] = acc.data() + 32;
+  // The second perspective's names (built only when a check fails).
+  a.active[1] = nullptr;
+  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 2}, a); }, v.info.name + ": active[1] is null");
+  const std::uint32_t past[1] = {9};
+  a.active[1] = past;
+  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 2}, a); }, v.info.name + ": active[1][0] = 9 >= features 4");
+  a.active[1] = ids;
   expect_error([&] { ft_refresh::run_active({32, 4, 65, 1}, a); }, "ft_refresh: no variant supports 32x65: active must be 0..64, got 65");
 }
 
@@ -354,7 +364,18 @@ TEST(Errors, FtUpdate) {
   expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, true}, a); }, v.info.name + ": an in-place update needs out[0] == prev[0]");
   a.out[0] = reinterpret_cast<std::int16_t*>(reinterpret_cast<std::uint8_t*>(out.data()) + 1);
   expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); }, v.info.name + ": out[0] is not aligned to its 2-byte elements");
+  a.out[0] = prev.data() + 1;
+  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); },
+               v.info.name + ": out[0] overlaps prev[0] (use in_place with out == prev)");
   a.out[0] = out.data();
+  // The second perspective's names (built only when a check fails).
+  std::vector<std::int16_t> prev1(32, 0), out1(32, 0);
+  const std::uint32_t past[1] = {7};
+  a.out[1] = out1.data(), a.removed[1] = ids, a.added[1] = ids;
+  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 2, false}, a); }, v.info.name + ": prev[1] is null");
+  a.prev[1] = prev1.data(), a.removed[1] = past;
+  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 2, false}, a); }, v.info.name + ": removed[1][0] = 7 >= features 4");
+  a.removed[1] = ids;
   expect_error([&] { ft_update::run_active({5000, 4, 1, 1, 1, false}, a); }, "ft_update: no variant supports 5000+1-1: l1 must be 1..4096, got 5000");
 }
 

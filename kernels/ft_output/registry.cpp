@@ -29,7 +29,7 @@ std::string why_unsupported(const Variant& v, const Shape& s) {
 }
 
 void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
-  run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name(s));
+  run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name);
 }
 
 

@@ -18,19 +18,27 @@ namespace nnuelab::ft_checks {
   throw std::invalid_argument(who + ": " + what);
 }
 
-// Non-null and aligned to its elements (see check_element_aligned in variant.h).
+// An argument's name as the messages print it: "bias", or per perspective "acc[1]"
+// (p >= 0). Built only when a check fails: the checks themselves format nothing, as they
+// run before every call.
+inline std::string arg_name(const char* name, int p = -1) {
+  return p < 0 ? std::string(name) : std::string(name) + "[" + std::to_string(p) + "]";
+}
+
+// Non-null and aligned to its elements (see check_element_aligned in variant.h); p: the
+// perspective of a per-perspective argument (arg_name).
 template <class T>
-void need(const std::string& who, const T* p, const std::string& name) {
-  if (!p) fail(who, name + " is null");
-  if (reinterpret_cast<std::uintptr_t>(p) % alignof(T))
-    fail(who, name + " is not aligned to its " + std::to_string(alignof(T)) + "-byte elements");
+void need(const std::string& who, const T* ptr, const char* name, int p = -1) {
+  if (!ptr) fail(who, arg_name(name, p) + " is null");
+  if (reinterpret_cast<std::uintptr_t>(ptr) % alignof(T))
+    fail(who, arg_name(name, p) + " is not aligned to its " + std::to_string(alignof(T)) + "-byte elements");
 }
 
 // Every id of list[0..n) must be < features: a kernel reads row id unchecked.
-inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, int features, const std::string& name) {
+inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, int features, const char* name, int p) {
   for (int k = 0; k < n; ++k)
     if (ids[k] >= std::uint32_t(features))
-      fail(who, name + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " >= features " +
+      fail(who, arg_name(name, p) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " >= features " +
                     std::to_string(features));
 }
 

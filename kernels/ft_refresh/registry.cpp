@@ -40,10 +40,9 @@ void run(const Variant& v, const Shape& s, const Args& a) {
   ft_checks::need(who, a.bias, "bias");
   if (s.active > 0) ft_checks::need(who, a.weights, "weights");
   for (int p = 0; p < s.perspectives; ++p) {
-    const std::string pn = p == 0 ? "[0]" : "[1]";  // (a + chain here trips GCC 12 -Wrestrict)
-    ft_checks::need(who, a.acc[p], "acc" + pn);
-    if (s.active > 0) ft_checks::need(who, a.active[p], "active" + pn);
-    ft_checks::check_ids(who, a.active[p], s.active, s.features, "active" + pn);
+    ft_checks::need(who, a.acc[p], "acc", p);
+    if (s.active > 0) ft_checks::need(who, a.active[p], "active", p);
+    ft_checks::check_ids(who, a.active[p], s.active, s.features, "active", p);
   }
   // The two-perspective pass interleaves stores to both accumulators.
   if (s.perspectives == 2 && ft_checks::overlap(a.acc[0], a.acc[1], s.l1))

@@ -33,18 +33,18 @@ void run(const Variant& v, const Shape& s, const Args& a) {
     throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why);
   if (s.n_removed > 0 || s.n_added > 0) ft_checks::need(who, a.weights, "weights");
   for (int p = 0; p < s.perspectives; ++p) {
-    const std::string pn = p == 0 ? "[0]" : "[1]";  // (a + chain here trips GCC 12 -Wrestrict)
-    ft_checks::need(who, a.prev[p], "prev" + pn);
-    ft_checks::need(who, a.out[p], "out" + pn);
-    if (s.n_removed > 0) ft_checks::need(who, a.removed[p], "removed" + pn);
-    if (s.n_added > 0) ft_checks::need(who, a.added[p], "added" + pn);
-    ft_checks::check_ids(who, a.removed[p], s.n_removed, s.features, "removed" + pn);
-    ft_checks::check_ids(who, a.added[p], s.n_added, s.features, "added" + pn);
+    ft_checks::need(who, a.prev[p], "prev", p);
+    ft_checks::need(who, a.out[p], "out", p);
+    if (s.n_removed > 0) ft_checks::need(who, a.removed[p], "removed", p);
+    if (s.n_added > 0) ft_checks::need(who, a.added[p], "added", p);
+    ft_checks::check_ids(who, a.removed[p], s.n_removed, s.features, "removed", p);
+    ft_checks::check_ids(who, a.added[p], s.n_added, s.features, "added", p);
+    using ft_checks::arg_name;
     if (s.in_place && a.out[p] != a.prev[p])
-      ft_checks::fail(who, "an in-place update needs out" + pn + " == prev" + pn);
+      ft_checks::fail(who, "an in-place update needs " + arg_name("out", p) + " == " + arg_name("prev", p));
     // A copy update that overlapped would read rows of prev it already wrote.
     if (!s.in_place && ft_checks::overlap(a.out[p], a.prev[p], s.l1))
-      ft_checks::fail(who, "out" + pn + " overlaps prev" + pn + " (use in_place with out == prev)");
+      ft_checks::fail(who, arg_name("out", p) + " overlaps " + arg_name("prev", p) + " (use in_place with out == prev)");
   }
   if (s.perspectives == 2 && ft_checks::overlap(a.out[0], a.out[1], s.l1))
     ft_checks::fail(who, "out[0] and out[1] overlap");
