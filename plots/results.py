@@ -9,6 +9,7 @@ e.g. affine/avx2/dense_rows4/64x32/dense:100; Google Benchmark appends /min_time
 """
 import glob
 import json
+import math
 import os
 import re
 import statistics
@@ -490,12 +491,22 @@ def load(path):
             r.skipped += 1
             r.skip_reason = b.get("error_message") or "error"
             continue
+        # A timed repetition's time is a finite number > 0: Python's json takes NaN and
+        # Infinity (Google Benchmark writes them for non-finite values), and a NaN among the
+        # times would make every median, ratio and winner after it arbitrary.
         try:
-            r.times.append(float(b["real_time"]) * TIME_SCALE[b.get("time_unit", "ns")])
+            t = float(b["real_time"]) * TIME_SCALE[b.get("time_unit", "ns")]
         except (KeyError, TypeError, ValueError):
-            raise ResultError(f"{path}: not a benchmark result: {name} has no valid real_time") from None
+            t = None
+        if t is None or not (math.isfinite(t) and t > 0):
+            raise ResultError(f"{path}: not a benchmark result: {name} has no valid real_time "
+                              f"({b.get('real_time', 'none')!r}; a timed repetition's is a finite number > 0)")
+        r.times.append(t)
+        # A non-finite counter (a rate over no time, a density of nothing) is left out of
+        # that repetition's counters, so the counter's median is over its finite values and a
+        # counter with none reads as not measured (an empty cell), never "nan%".
         for k, v in b.items():
-            if k not in GB_FIELDS and isinstance(v, (int, float)):
+            if k not in GB_FIELDS and isinstance(v, (int, float)) and math.isfinite(v):
                 r._counters.setdefault(k, []).append(float(v))
     for r in results.values():
         # A benchmark that was timed in some repetitions (a run interrupted or out of budget

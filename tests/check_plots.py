@@ -85,6 +85,14 @@ def bad_input(src):
             f.write('{"hello": 1}')
         missing = os.path.join(tmp, "missing.json")
         cases = [(missing, "no such file"), (corrupt, "not a benchmark result"), (not_result, "not a benchmark result")]
+        # A timed repetition whose time is not a finite number > 0 (Python's json reads NaN
+        # and Infinity): refused, naming the benchmark, not taken into medians.
+        for label, t in (("nan", "NaN"), ("inf", "Infinity"), ("zero", "0.0"), ("negative", "-5.0")):
+            bad = os.path.join(tmp, f"time-{label}.json")
+            with open(bad, "w") as f:
+                f.write('{"context": {}, "benchmarks": [{"name": "crelu32/scalar/reference/32>>6/dense:100", '
+                        f'"run_type": "iteration", "real_time": {t}, "time_unit": "ns"}}]}}')
+            cases.append((bad, "crelu32/scalar/reference/32>>6/dense:100 has no valid real_time"))
         for script in (plot, report):
             name = os.path.basename(script)
             for path, message in cases:
@@ -101,10 +109,22 @@ def bad_input(src):
             # No file given and no results/ in the working directory: says what to do.
             code, out, err = run([script, "--out", os.path.join(tmp, "out2", "x.html")], cwd=tmp)
             check(code != 0 and "run ./lab bench first" in err, f"{name} without results: says to run ./lab bench first")
-    # The newest file of results/ is the newest bench run: the other tools' files there
-    # (./lab ab, coverage, mutate) and the committed baselines are passed over.
+    # A non-finite counter is left out of its repetition: the median is over the finite
+    # values, and a counter with none reads as not measured (None), never NaN.
     sys.path.insert(0, os.path.join(src, "plots"))
     import results
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "vm-counters.json")
+        with open(path, "w") as f:
+            f.write('{"context": {}, "benchmarks": [' + ", ".join(
+                '{"name": "affine/avx2/dense_rows4/64x32/dense:100", "run_type": "iteration", "real_time": 10.0, '
+                f'"time_unit": "ns", "pct_peak": {p}, "macs": {m}}}' for p, m in (("NaN", "Infinity"), ("40.0", "NaN"),
+                                                                             ("50.0", "-Infinity"))) + "]}")
+        r = results.load(path).results["affine/avx2/dense_rows4/64x32/dense:100"]
+        check(r.counter("pct_peak") == 45.0, f"a NaN counter is left out of the median: {r.counter('pct_peak')}")
+        check(r.counter("macs") is None, f"a counter with no finite value reads as not measured: {r.counter('macs')}")
+    # The newest file of results/ is the newest bench run: the other tools' files there
+    # (./lab ab, coverage, mutate) and the committed baselines are passed over.
     with tempfile.TemporaryDirectory() as tmp:
         made = []
         for name, text in (("vm-20261205-010000.json", '{\n  "context": {"date": "x"},\n  "benchmarks": []}'),
