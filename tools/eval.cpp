@@ -15,7 +15,6 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -47,14 +46,14 @@ void print_times(const LayerTimes& t, const Engine& engine) {
   // Each layer's lap ends in one clock read, which costs about as much as the smallest
   // layers' work (tens of ns on a VM): its median cost is taken off each layer's mean.
   const double clock = clock_read_ns();
-  std::map<std::string, double> ns;
+  std::vector<double> ns;  // in layer_names() order
   double total = 0;
-  for (const auto& l : layer_names()) total += ns[l] = std::max(0.0, t.ns.at(l) / t.evaluations - clock);
+  for (const auto& l : layer_names()) total += ns.emplace_back(std::max(0.0, t.ns.at(l) / t.evaluations - clock));
   std::fprintf(stderr, "time per layer (mean of %ld evaluations, one clock read of %.1f ns taken off each):\n",
                t.evaluations, clock);
-  for (const auto& l : layer_names())
-    std::fprintf(stderr, "  %-7s %9.1f ns  %5.1f%%  %s\n", l.c_str(), ns[l], total > 0 ? 100 * ns[l] / total : 0.0,
-                 engine.choice().at(l).c_str());
+  for (std::size_t i = 0; i < ns.size(); ++i)
+    std::fprintf(stderr, "  %-7s %9.1f ns  %5.1f%%  %s\n", layer_names()[i].c_str(), ns[i],
+                 total > 0 ? 100 * ns[i] / total : 0.0, engine.choice().at(layer_names()[i]).c_str());
   std::fprintf(stderr, "  total   %9.1f ns  (%.0f positions/s)\n", total, total > 0 ? 1e9 / total : 0.0);
 }
 

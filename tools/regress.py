@@ -60,13 +60,18 @@ class MeasureFailed(Exception):
         self.output = output
 
 
+def need_binary(binary):
+    """Exit 2 with what to build when the counting binary is not there."""
+    if not os.access(binary, os.X_OK):
+        die(f"{binary} not found: build the nnuelab_regress target")
+
+
 def check_filter(binary, filt):
     """Exit 2 with the reason when --filter cannot be used: the binary's, which selects the
     cases with std::regex (ECMAScript), when it matches no case or does not compile there;
     then Python's re, which selects the baseline's cases (compare()), must compile it too
     (the two syntaxes differ: a lookbehind compiles in Python only)."""
-    if not os.access(binary, os.X_OK):
-        die(f"{binary} not found: build the nnuelab_regress target")
+    need_binary(binary)
     p = subprocess.run([binary, "--list", "--filter", filt], capture_output=True, text=True)
     if p.returncode != 0:
         die(p.stderr.strip().removeprefix(os.path.basename(binary) + ": ") or
@@ -86,8 +91,7 @@ def measure(binary, filt=None, iterations=ITERATIONS):
         print("regress: SKIPPED: valgrind is not installed (Debian: apt-get install valgrind); "
               "the instruction-count gate cannot run", file=sys.stderr)
         sys.exit(SKIP)
-    if not os.access(binary, os.X_OK):
-        die(f"{binary} not found: build the nnuelab_regress target")
+    need_binary(binary)
     with tempfile.TemporaryDirectory(prefix="nnuelab-regress-") as d:
         cmd = [valgrind, "--tool=callgrind", "--collect-atstart=no",
                f"--callgrind-out-file={d}/cg.out", binary, "--run", "--iterations", str(iterations)]
