@@ -503,9 +503,9 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
     print(f"{'benchmark':{w}} {'A ns':>9} {'A range':>17} {'B ns':>9} {'B range':>17} {'B/A':>7} {'B>A':>6} "
           f"{'spell':>5} {'p':>7}{' p adj' if adjusted else ''}  verdict")
     for r in rows:
-        rng = lambda lo_hi: f"[{lo_hi[0]:.1f}-{lo_hi[1]:.1f}]"  # noqa: E731
         q = f" {fmt_p(r['q']):>5}" if adjusted else ""
-        print(f"{r['name']:{w}} {r['a']:9.1f} {rng(r['a_range']):>17} {r['b']:9.1f} {rng(r['b_range']):>17} "
+        print(f"{r['name']:{w}} {r['a']:9.1f} {fmt_interval(r['a_range'], 1, '-'):>17} {r['b']:9.1f} "
+              f"{fmt_interval(r['b_range'], 1, '-'):>17} "
               f"{r['ratio']:7.3f} {r['b_longer']:>3}/{r['turns']:<2} {r['spells']:>5} {fmt_p(r['p']):>7}{q}  "
               f"{r['verdict']}")
     for name in only:
@@ -687,7 +687,7 @@ def print_slots(result, keep_spells=False, adjust="bh"):
     w = max([len(r["name"]) for r in rows] + [9])
     print(f"{'benchmark':{w}} {'middle':>7} {'interval':>15} {'p':>6} {'first':>7} {'interval':>15} {'p':>6} "
           f"{'turns':>5} {'spell':>5}")
-    iv = lambda r, k: "" if r[k + "_interval"] is None else "[{:.3f}-{:.3f}]".format(*r[k + "_interval"])  # noqa: E731
+    iv = lambda r, k: fmt_interval(r[k + "_interval"], 3, "-")  # noqa: E731
     for r in rows + [pooled]:
         print(f"{r['name']:{w}} {r['middle']:7.3f} {iv(r, 'middle'):>15} {fmt_p(r['middle_p']):>6} "
               f"{r['first']:7.3f} {iv(r, 'first'):>15} {fmt_p(r['first_p']):>6} {r['turns']:>5} {r['spells']:>5}")
@@ -842,8 +842,10 @@ def commit_subject(commit):
         return commit[:10]
 
 
-def fmt_interval(interval):
-    return "" if interval is None else f"[{interval[0]:.2f} {interval[1]:.2f}]"
+def fmt_interval(interval, digits=2, sep=" "):
+    """(lo, hi) as "[lo hi]" ("" for None). sep "-" for what cannot be negative (times,
+    ratios); positions on the GOOD-BAD line can be, so they keep the space."""
+    return "" if interval is None else f"[{interval[0]:.{digits}f}{sep}{interval[1]:.{digits}f}]"
 
 
 def fmt_p(p):
