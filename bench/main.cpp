@@ -244,6 +244,20 @@ bool initialize(std::vector<char*> args, std::initializer_list<const char*> extr
   return !benchmark::ReportUnrecognizedArguments(argc, args.data());
 }
 
+// Runs `read`, which reads one number argument through tools/args.h and stores it; false,
+// with its reason on stderr ("--scrub takes a whole number 0..10000000, not 'x'"), when
+// the argument is refused.
+template <class Read>
+bool read_number(Read read) {
+  try {
+    read();
+    return true;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "nnuelab_bench: %s\n", e.what());
+    return false;
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -265,53 +279,27 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "nnuelab_bench: unknown %s (use --grid=quick or --grid=full)\n", argv[i]);
       return 2;
     } else if (std::strncmp(argv[i], "--scrub=", 8) == 0) {
-      char* end = nullptr;
-      const long n = std::strtol(argv[i] + 8, &end, 10);
-      if (end == argv[i] + 8 || *end != '\0' || n < 0 || n > 10000000) {
-        std::fprintf(stderr, "nnuelab_bench: bad %s (use --scrub=BRANCHES, 0..10000000)\n", argv[i]);
+      if (!read_number([&] { bench::set_scrub_branches(int(tools::whole_number("--scrub", argv[i] + 8, 0, 10'000'000))); }))
         return 2;
-      }
-      bench::set_scrub_branches(int(n));
     } else if (bench::read_bool_flag(argv[i], "--keep-journal", &keep_journal)) {
       // read into keep_journal
     } else if (bool on = false; bench::read_bool_flag(argv[i], "--huge-pages", &on)) {
       bench::set_huge_pages(on);
-    } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {
-      char* end = nullptr;
-      noise_seconds = std::strtod(argv[i] + 8, &end);
-      if (end == argv[i] + 8 || *end != '\0' || !(noise_seconds >= 0 && noise_seconds <= 600)) {
-        std::fprintf(stderr, "nnuelab_bench: bad %s (use --noise=SECONDS, 0..600; 0 = no probe)\n", argv[i]);
-        return 2;
-      }
-    } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {
-      char* end = nullptr;
-      const double b = std::strtod(argv[i] + 9, &end);
-      if (end == argv[i] + 9 || *end != '\0' || !(b >= 0 && b <= 1e7)) {  // no NaN
-        std::fprintf(stderr, "nnuelab_bench: bad %s (use --budget=SECONDS)\n", argv[i]);
-        return 2;
-      }
-      bench::set_budget(b);
+    } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {  // 0: no probe
+      if (!read_number([&] { noise_seconds = tools::real_number("--noise", argv[i] + 8, 0, 600, true); })) return 2;
+    } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {  // seconds, 0: no budget
+      if (!read_number([&] { bench::set_budget(tools::real_number("--budget", argv[i] + 9, 0, 1e7, true)); })) return 2;
     } else {
       // Peek at the minimum time: the harness scales it per benchmark (see harness.h).
       if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) {
         // Google Benchmark aborts on a time <= 0 (a failed CHECK): refused here with the reason.
-        char* end = nullptr;
-        const double t = std::strtod(argv[i] + 21, &end);
-        if (end == argv[i] + 21 || *end != '\0' || !(t > 0) || t > 1e6) {
-          std::fprintf(stderr, "nnuelab_bench: bad %s (use seconds > 0, e.g. 0.1)\n", argv[i]);
+        if (!read_number([&] { bench::set_min_time(tools::real_number("--benchmark_min_time", argv[i] + 21, 0, 1e6)); }))
           return 2;
-        }
-        bench::set_min_time(t);
       }
       if (std::strncmp(argv[i], "--benchmark_repetitions=", 24) == 0) {
         // Google Benchmark times nothing at 0 and exits 0; a negative count failed inside
         // it with "vector::reserve".
-        try {
-          tools::whole_number("--benchmark_repetitions", argv[i] + 24, 1, 1'000'000);
-        } catch (const std::invalid_argument& e) {
-          std::fprintf(stderr, "nnuelab_bench: %s\n", e.what());
-          return 2;
-        }
+        if (!read_number([&] { tools::whole_number("--benchmark_repetitions", argv[i] + 24, 1, 1'000'000); })) return 2;
       }
       // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
       bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);

@@ -64,5 +64,19 @@ TEST(ToolsArgs, RealNumberRefusesNaNInfinityAndTrailingText) {
         << text;
 }
 
+TEST(ToolsArgs, RealNumberWithTheLowEndIncluded) {
+  EXPECT_DOUBLE_EQ(real_number("--noise", "0", 0, 600, true), 0);
+  EXPECT_DOUBLE_EQ(real_number("--noise", "600", 0, 600, true), 600);
+  for (const char* text : {"-0.5", "nan", "600.5", "-inf", "1s"}) {
+    std::string got;
+    try {
+      real_number("--noise", text, 0, 600, true);
+    } catch (const std::invalid_argument& e) {
+      got = e.what();
+    }
+    EXPECT_EQ(got, std::string("--noise takes a number >= 0 and <= 600, not '") + text + "'") << text;
+  }
+}
+
 }  // namespace
 }  // namespace nnuelab::tools

@@ -25,14 +25,17 @@ inline long long whole_number(const std::string& what, const std::string& text, 
   return v;
 }
 
-// A real number in (lo, hi] (hi finite): no NaN, no infinity, nothing after it. An
-// overflow reads as an infinity, out of range; an underflow as the tiny number it is.
-inline double real_number(const std::string& what, const std::string& text, double lo, double hi) {
+// A real number in (lo, hi], or [lo, hi] with low_included (hi finite): no NaN, no
+// infinity, nothing after it. An overflow reads as an infinity, out of range; an underflow
+// as the tiny number it is.
+inline double real_number(const std::string& what, const std::string& text, double lo, double hi,
+                          bool low_included = false) {
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || *end != '\0' || !(v > lo && v <= hi)) {
+  const bool above_lo = low_included ? v >= lo : v > lo;  // both false for NaN
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])) || *end != '\0' || !(above_lo && v <= hi)) {
     char range[64];
-    std::snprintf(range, sizeof range, "> %g and <= %g", lo, hi);
+    std::snprintf(range, sizeof range, "%s %.15g and <= %.15g", low_included ? ">=" : ">", lo, hi);
     throw std::invalid_argument(what + " takes a number " + range + ", not '" + text + "'");
   }
   return v;
