@@ -183,13 +183,21 @@ TEST(NnueEngine, EveryFtOutputVariantPluggedInIsExact) {
     if (!v.info.available() || !ft_output::why_unsupported(v, {1536, ft_output::Form::kClamp127}).empty()) continue;
     // An explicit dense fc_0 next to "best" (sparse) and the reference: the x86 or the
     // NEON one, whichever this build has and this CPU runs.
-    for (const char* fc0 : {"best", "reference", "affine/avx2/dense_blocked4", "affine/neon/dense_blocked4"}) {
-      if (std::string(fc0).starts_with("affine/")) {
+    // nullptr: fc_0 not chosen at all (the reference), as a caller naming one layer does.
+    for (const char* fc0 : {"best", "reference", "affine/avx2/dense_blocked4", "affine/neon/dense_blocked4", (const char*)nullptr}) {
+      if (fc0 && std::string(fc0).starts_with("affine/")) {
         const affine::Variant* named = find_variant(affine::variants(), fc0);
         if (!named || !named->info.available()) continue;
       }
-      const Engine engine(n, {{"ft_out", v.info.name}, {"fc0", fc0}});
+      const Engine engine = fc0 ? Engine(n, {{"ft_out", v.info.name}, {"fc0", fc0}}) : Engine(n, {{"ft_out", v.info.name}});
       ++plugged;
+      // A bitset producer in front of an fc_0 that cannot read the bitset runs as its plain
+      // sibling (the kernels are called unchecked: a *_bits one would write through no buffer).
+      const affine::Variant* consumer = find_variant(affine::variants(), engine.choice().at("fc0"));
+      if (v.writes_bits) {
+        EXPECT_EQ(engine.choice().at("ft_out") + (consumer && consumer->run_bits ? "" : "_bits"), v.info.name)
+            << "fc0 " << engine.choice().at("fc0");
+      }
       expect_plugged_engine_exact(engine, n, rows, v.info, "fc0", &Evaluation::ft_out);
       if (HasFatalFailure()) return;
     }

@@ -169,12 +169,6 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
         }
       }
       if (k == 0) impl_->bits = impl_->ft_out && impl_->ft_out->writes_bits && v && v->run_bits;
-      if (k == 0 && impl_->ft_out && impl_->ft_out->writes_bits && !impl_->bits) {
-        // A bitset producer with a consumer that cannot read it: use its plain sibling.
-        const std::string plain = impl_->ft_out->info.name.substr(0, impl_->ft_out->info.name.size() - 5);
-        if (const auto* p = find_named(ft_output::variants(), plain)) impl_->ft_out = p;
-        choice_["ft_out"] = impl_->ft_out->info.name;
-      }
     } else if (spec.op == "crelu32") {
       const crelu32::Shape s{spec.n, 6};
       const crelu32::Variant* v = nullptr;
@@ -240,6 +234,16 @@ Engine::Engine(const Network& net, const LayerChoice& choice) : impl_(std::make_
     }
     choice_[layer] = chosen;
   }
+  // A bitset producer whose bitset nothing reads (fc_0 the reference, a variant without
+  // run_bits, or not chosen): its plain sibling runs instead, in the same byte order.
+  if (impl_->ft_out && impl_->ft_out->writes_bits && !impl_->bits) {
+    const std::string& name = impl_->ft_out->info.name;  // "<plain>_bits"
+    const ft_output::Variant* plain = find_named(ft_output::variants(), name.substr(0, name.size() - 5));
+    if (!plain || plain->writes_bits || plain->order_lanes != impl_->ft_out->order_lanes)
+      throw std::logic_error(name + " has no plain sibling in its byte order to run without fc_0's bitset");
+    impl_->ft_out = plain;
+    choice_["ft_out"] = plain->info.name;
+  }
 }
 
 Engine::~Engine() = default;
@@ -275,6 +279,11 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
       ref::ft_refresh(net.ft_bias.data(), net.ft_weights.data(), l1, kHalfKAv2Features, active[half], n, acc[half].data());
     for (int i = 0; i < n; ++i) psqt[half] += net.psqt_weights[std::size_t(active[half][i]) * kPsqtBuckets + e.bucket];
   }
+  // The layers after ft call their variants through the registry pointers, as the bench
+  // times them: the constructor validated each variant against its layer's fixed shape, and
+  // the buffers are the engine's own (element-aligned, the right sizes). ft keeps its
+  // checked entry: its active count changes per position (validated at the most pieces a
+  // position has), and its check costs about 1% of a refresh.
   if (impl_->ft) {
     ft_refresh::Args a;
     a.weights = net.ft_weights.data();
@@ -297,7 +306,7 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
       std::vector<std::uint64_t> half_bits(words);
       bits.assign(nnz_bitset_words(l1), 0);
       for (int half = 0; half < 2; ++half) {
-        ft_output::run(*v, s, acc[half].data(), produced + half * h, half_bits.data());
+        v->run(s, acc[half].data(), produced + half * h, half_bits.data());
         const int off = half * first;  // chunk offset of this half in fc_0's row
         for (int w = 0; w < words; ++w) {
           bits[(off + 64 * w) / 64] |= half_bits[w] << (off % 64);
@@ -305,7 +314,7 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
         }
       }
     } else {
-      for (int half = 0; half < 2; ++half) ft_output::run(*v, s, acc[half].data(), produced + half * (l1 / 2));
+      for (int half = 0; half < 2; ++half) v->run(s, acc[half].data(), produced + half * (l1 / 2), nullptr);
     }
   } else {
     for (int half = 0; half < 2; ++half) ref::ft_output_clamp127(acc[half].data(), l1, e.ft_out.data() + half * (l1 / 2));
@@ -314,10 +323,10 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
 
   const LayerStack& st = net.stacks[e.bucket];
   auto fc = [&](int k, const std::int8_t* w, const std::int32_t* b, int in, int out, const std::uint8_t* x, std::int32_t* y) {
-    if (const affine::Variant* v = impl_->fc[k]) affine::run(*v, impl_->packed[k][e.bucket], x, y);
+    if (const affine::Variant* v = impl_->fc[k]) v->run(impl_->packed[k][e.bucket], x, y);
     else ref::affine(w, b, in, out, x, y);
   };
-  if (impl_->bits) affine::run_with_bits(*impl_->fc[0], impl_->packed[0][e.bucket], produced, bits.data(), e.fc0.data());
+  if (impl_->bits) impl_->fc[0]->run_bits(impl_->packed[0][e.bucket], produced, bits.data(), e.fc0.data());
   else fc(0, st.w0.data(), st.b0.data(), l1, kFc0Out, produced, e.fc0.data());
   lap("fc0");
   if (!impl_->ft_order.empty()) {  // report the canonical bytes (outside the timed layers)
@@ -328,11 +337,11 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
   // outputs, the direct output, included): sqr0's 16th byte lands where crelu0's first goes
   // and is overwritten by it, and crelu0's 16th, at ac0[30], is put back to fc_1's zero
   // padding.
-  if (impl_->sqr0) sqr_crelu32::run(*impl_->sqr0, {kFc0Out, 6}, e.fc0.data(), e.ac0.data());
+  if (impl_->sqr0) impl_->sqr0->run({kFc0Out, 6}, e.fc0.data(), e.ac0.data(), nullptr);
   else ref::sqr_crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data());
   lap("sqr0");
   if (impl_->crelu0) {
-    crelu32::run(*impl_->crelu0, {kFc0Out, 6}, e.fc0.data(), e.ac0.data() + (kFc0Out - 1));
+    impl_->crelu0->run({kFc0Out, 6}, e.fc0.data(), e.ac0.data() + (kFc0Out - 1), nullptr);
     e.ac0[2 * (kFc0Out - 1)] = 0;
   } else {
     ref::crelu32(e.fc0.data(), kFc0Out - 1, 6, e.ac0.data() + (kFc0Out - 1));
@@ -345,7 +354,7 @@ Evaluation Engine::evaluate(const Position& pos, LayerTimes* times) const {
   std::array<std::uint8_t, kFc1Out> ac1_produced{};
   const bool lanes1 = !impl_->crelu1_order.empty();
   std::uint8_t* ac1 = lanes1 ? ac1_produced.data() : e.ac1.data();
-  if (impl_->crelu1) crelu32::run(*impl_->crelu1, {kFc1Out, 6}, e.fc1.data(), ac1);
+  if (impl_->crelu1) impl_->crelu1->run({kFc1Out, 6}, e.fc1.data(), ac1, nullptr);
   else ref::crelu32(e.fc1.data(), kFc1Out, 6, ac1);
   lap("crelu1");
   fc(2, lanes1 ? impl_->w2_produced[e.bucket].data() : st.w2.data(), st.b2.data(), kFc1Out, 1, ac1, &e.fc2);
