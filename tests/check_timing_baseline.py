@@ -81,6 +81,46 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
     check(path == os.path.join(folder, "arm.json"), f"an ARM signature finds its file ({why})")
     path, why = regress.pick_baseline(None, folder, default)
     check(path == default, f"a run without a signature reads the default ({why})")
+    # A time that is not a finite number > 0 (json reads NaN and Infinity) makes a file not a
+    # baseline: this core's file with one is passed over, with the reason.
+    for t in ("NaN", "Infinity", "0", "-3.5", '"12"', "true"):
+        with open(os.path.join(folder, "zen5.json"), "w") as f:
+            f.write('{"format": "%s", "context": {"nnuelab_cpu_signature": "%s"}, "time_unit": "ns", '
+                    '"real_time": {"crelu32/scalar/reference/32/dense:100": [10.0, %s]}}' % (regress.BASELINE_FORMAT, ZEN5, t))
+        try:
+            regress.read_time_baseline(os.path.join(folder, "zen5.json"))
+            said = ""
+        except ValueError as e:
+            said = str(e)
+        check("crelu32/scalar/reference/32/dense:100" in said and "finite number > 0" in said,
+              f"a time of {t}: not a time baseline, naming the case ({said})")
+        path, why = regress.pick_baseline(ZEN5, folder, default)
+        check(path == os.path.join(folder, "zen5-b0.json"), f"this core's file with a time of {t} is passed over ({why})")
+    for text, what in (('{"context": {}, "real_time": [1]}', "times not by case"), ('[1, 2]', "no context")):
+        with open(os.path.join(folder, "zen5.json"), "w") as f:
+            f.write(text)
+        try:
+            regress.read_time_baseline(os.path.join(folder, "zen5.json"))
+            said = ""
+        except ValueError as e:
+            said = str(e)
+        check(said != "", f"{what}: not a time baseline ({said})")
+    write(os.path.join(folder, "zen5.json"), ZEN5)
+
+
+# ---- a --baseline that is not one: refused before the minutes of timing ---------------------
+with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
+    bad = os.path.join(d, "bad.json")
+    with open(bad, "w") as f:
+        f.write('{"format": "%s", "context": {}, "time_unit": "ns", "real_time": {"x/scalar/reference/1": [NaN]}}'
+                % regress.BASELINE_FORMAT)
+    start = time.monotonic()
+    p = subprocess.run(["/usr/bin/python3", regress_py, "timing", "--bench", bench, "--binary", binary,
+                        "--baseline", bad, "--out", os.path.join(d, "out.json")], capture_output=True, text=True)
+    check(p.returncode == 2 and "is not a time baseline" in p.stderr and "has a time of nan" in p.stderr and
+          "Traceback" not in p.stderr and not os.path.exists(os.path.join(d, "out.json")),
+          f"--baseline with a NaN time: exit 2 before any timing, {time.monotonic() - start:.1f} s "
+          f"(exit {p.returncode}: {p.stderr.strip()[-160:]})")
 
 
 # ---- the cases that moved unlike the rest ------------------------------------------------

@@ -423,6 +423,32 @@ def expand_timing(data):
     return {"context": data["context"], "benchmarks": rows}
 
 
+def read_time_baseline(path):
+    """The time baseline at `path` through expand_timing; ValueError saying what is wrong
+    when the file is not one: not JSON, no context or times, or a time that is not a finite
+    number > 0 (Python's json reads NaN and Infinity: one NaN made every ratio it met, and
+    the spread line, "nan")."""
+    try:
+        with open(path) as f:
+            data = json.load(f)
+        if not isinstance(data, dict) or not isinstance(data.get("context"), dict):
+            raise ValueError("no context")
+        if data.get("format") != BASELINE_FORMAT:
+            data = compact_timing(data)  # a timing run's own file
+        times = data["real_time"]
+    except (KeyError, TypeError, AttributeError) as e:  # a field missing or of another kind
+        raise ValueError(f"not in the baseline's form ({type(e).__name__}: {e})") from None
+    if not isinstance(times, dict):
+        raise ValueError("its times are not listed by case")
+    for name, ts in times.items():
+        if not isinstance(ts, list) or not ts:
+            raise ValueError(f"{name} has no list of times")
+        for t in ts:
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not (math.isfinite(t) and t > 0):
+                raise ValueError(f"{name} has a time of {t!r} (a finite number > 0 expected)")
+    return expand_timing(data)
+
+
 def slim(path, data=None):
     """Rewrites a run's JSON (results/<host>-timing.json; `data`: that JSON already read) with
     what compare.py and the ratios read: per benchmark its repetitions (the U test's samples)
@@ -487,9 +513,8 @@ def pick_baseline(signature, directory, default, this_run=None):
         if this_run and os.path.abspath(path) == os.path.abspath(this_run):
             continue
         try:
-            with open(path) as f:
-                theirs = json.load(f)["context"].get("nnuelab_cpu_signature")
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            theirs = read_time_baseline(path)["context"].get("nnuelab_cpu_signature")
+        except (OSError, ValueError) as e:
             print(f"timing: ignoring {os.path.relpath(path, ROOT)}: not a time baseline ({e})")
             continue
         if signature and theirs == signature:
@@ -522,6 +547,13 @@ def unlike_the_rest(changes, z=3.5, floor=0.10):
 
 
 def cmd_timing(a):
+    # A --baseline given is read before the minutes of timing: one that is not a time
+    # baseline is a refused argument.
+    if a.baseline and os.path.exists(a.baseline):
+        try:
+            read_time_baseline(a.baseline)
+        except (OSError, ValueError) as e:
+            die(f"timing: --baseline {a.baseline} is not a time baseline: {e}")
     names = bench_names(a.bench, a.binary, a.filter)
     if not names:
         die(f"timing: no benchmark times the gate's cases{' that --filter selects' if a.filter else ''} "
@@ -565,8 +597,10 @@ def cmd_timing(a):
     print(f"timing: time baseline: {os.path.relpath(baseline, ROOT) if baseline else 'none'} ({why})")
     base_ratio, base = {}, None
     if baseline:
-        with open(baseline) as f:
-            base = expand_timing(json.load(f))
+        try:
+            base = read_time_baseline(baseline)  # the default is not read by pick_baseline
+        except (OSError, ValueError) as e:
+            die(f"timing: {os.path.relpath(baseline, ROOT)} is not a time baseline: {e}", 1)
         base_ratio = ratios(base)[1]
         print(f"timing: {machines(base['context'], data['context'])}")
     w = max(len(k) for k in meds)
