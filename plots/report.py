@@ -176,7 +176,7 @@ def render_html(files, charts, sem, out_path):
              f"<style>{CSS}</style></head><body><main>",
              "<h1>nnuelab benchmark report</h1>",
              "<p class='sub'>" + "<br>".join(esc(f"{f.label}: {f.compiler}, {f.date} ({os.path.basename(f.path)})"
-                                                + (f"; harness floor {f.call_floor:.1f} ns per call" if f.call_floor else ""))
+                                                + f.floors_text)
                                             for f in files) + "</p>",
              "<nav><a href='#crossovers'>Crossovers</a><a href='#winners'>Winners</a><a href='#refresh'>Refresh</a>"
              "<a href='#charts'>Charts</a>"
@@ -186,7 +186,8 @@ def render_html(files, charts, sem, out_path):
              "same run; <em>% peak</em> is the useful int8 MAC rate as % of the ISA's measured peak. Emulated "
              "(SIMDe) variants are never shown as speed. The <em>harness floor</em> is the timed loop calling an empty "
              "kernel through a function pointer (32 elements): every time includes it, and at small shapes it is "
-             "much of the time.</p>"]
+             "much of the time. The <em>checked entry</em> is what the op's checked <code>run</code> adds to that "
+             "call (the variants are timed without it).</p>"]
     parts.append("<h2 id='crossovers'>Where sparse overtakes dense (affine)</h2>")
     crossovers = [x for c in charts for x in c.crossovers]
     if crossovers:
@@ -282,7 +283,7 @@ def render_html(files, charts, sem, out_path):
 def render_md(files, charts, out_path):
     md = ["# nnuelab benchmark summary", ""]
     for f in files:
-        floor = f"; harness floor {f.call_floor:.1f} ns per call" if f.call_floor else ""
+        floor = f.floors_text
         noise = f"; slow spells: {f.context['nnuelab_noise']}" if f.context.get("nnuelab_noise") else ""
         md.append(f"- **{f.label}**: {f.compiler}, {f.date}, grid {f.context.get('nnuelab_grid', '?')}{floor}{noise} "
                   f"(`{f.path}`)")

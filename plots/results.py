@@ -273,6 +273,20 @@ class ResultFile:
             return r.time
         return None
 
+    @property
+    def floors_text(self):
+        """The harness's floors as the report's header names them: "; harness floor 1.0 ns per
+        call" and, when floor/scalar/checked_call was timed too (the same loop and empty
+        kernel reached through crelu32::run), "; checked entry +7.9 ns" (its time minus
+        empty_call's: what an elementwise op's checks add per call). "" without them."""
+        if self.call_floor is None:
+            return ""
+        text = f"; harness floor {self.call_floor:.1f} ns per call"
+        for r in self.select("floor", tech="checked_call"):
+            text += f"; checked entry {r.time - self.call_floor:+.1f} ns"
+            break
+        return text
+
     def peak_rates(self):
         """{isa: MAC/ns}: the fastest peak kernel of each ISA timed in these results
         (peak/<isa>/<instruction>/chains<k>, the median of its repetitions)."""

@@ -181,7 +181,8 @@ def spread(src):
                         ("ft_refresh/xsimd-avx2/tiled/1024x30/l2hot:100", [700.0]),
                         ("ft_refresh/xsimd/naive/1024x30/l2hot:100", [1250.0]),
                         ("ft_refresh/xsimd-sse41/naive/1024x30/l2hot:100", [2000.0]),
-                        ("floor/scalar/empty_call/32>>6/dense:100", [0.9, 1.1, 1.0])]:
+                        ("floor/scalar/empty_call/32>>6/dense:100", [0.9, 1.1, 1.0]),
+                        ("floor/scalar/checked_call/32>>6/dense:100", [9.1, 8.9, 9.0])]:
         full = name + "/manual_time"
         for i, t in enumerate(times):
             entries.append({"name": full, "run_name": full, "run_type": "iteration", "repetitions": len(times),
@@ -218,6 +219,9 @@ def spread(src):
         check(f"| `crelu32/avx2/packs_shift_permute` | 2.2 | {expected} | 2.0 |" in text,
               f"report.md: the winner's row has its cv {expected} and min 2.0")
         check("harness floor 1.0 ns per call" in text, "report.md: names the harness floor (floor/scalar/empty_call)")
+        check("harness floor 1.0 ns per call; checked entry +8.0 ns" in text,
+              "report.md: names what the checked entry adds (checked_call 9.0 - empty_call 1.0)")
+        check("floor/scalar/checked_call" not in text, "report.md: the checked-entry floor is not ranked")
         check("| `floor/" not in text and "| floor |" not in text, "report.md: the floor is not a winner of its own")
         # 1200 / 585 and 650 / 585, the faster read being the sliced one.
         check("| avx2 | 1024x30 | L2-hot | 1,200.0 | `tiled` | 650.0 | 605.0 | 585.0 | 2.05x | 1.11x |" in text,
@@ -229,7 +233,8 @@ def spread(src):
               "2.14x |" in text, "report.md: xsimd-avx2 and the xsimd front end beside avx2's rows read")
         check("| xsimd-sse41" not in text, "report.md: no xsimd-sse41 refresh row without sse2's rows read")
         page_text = open(page, encoding="utf-8").read() if os.path.isfile(page) else ""
-        check("harness floor 1.0 ns per call" in page_text, "report.html: names the harness floor")
+        check("harness floor 1.0 ns per call; checked entry +8.0 ns" in page_text,
+              "report.html: names the harness floor and the checked entry")
         check("id='refresh'" in page_text and "<td class='num'>2.05x</td><td class='num'>1.11x</td>" in page_text,
               "report.html: the refresh beside its rows read alone")
         check("12.5% of 800 samples slow over 1.0 s (test probe)" in page_text and "slow spells: 12.5% of 800" in text,
