@@ -27,10 +27,11 @@ std::string shape_name(const Shape& s) {
 }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  using ft_checks::count_limit;
-  return ft_checks::why_unsupported(v, s, {count_limit("l1", s.l1, 1, 4096), count_limit("features", s.features, 1, 65536),
-                                           count_limit("active", s.active, 0, 64),
-                                           count_limit("perspectives", s.perspectives, 1, 2)});
+  return ft_checks::why_unsupported(v, s,
+                                    {{"l1", s.l1, 1, 4096},
+                                     {"features", s.features, 1, 65536},
+                                     {"active", s.active, 0, 64},
+                                     {"perspectives", s.perspectives, 1, 2}});
 }
 
 void run(const Variant& v, const Shape& s, const Args& a) {

@@ -19,12 +19,12 @@ std::string shape_name(const Shape& s) {
 }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  using ft_checks::count_limit;
-  return ft_checks::why_unsupported(
-      v, s,
-      {count_limit("l1", s.l1, 1, 4096), count_limit("features", s.features, 1, 65536),
-       count_limit("n_removed", s.n_removed, 0, 64), count_limit("n_added", s.n_added, 0, 64),
-       count_limit("perspectives", s.perspectives, 1, 2)});
+  return ft_checks::why_unsupported(v, s,
+                                    {{"l1", s.l1, 1, 4096},
+                                     {"features", s.features, 1, 65536},
+                                     {"n_removed", s.n_removed, 0, 64},
+                                     {"n_added", s.n_added, 0, 64},
+                                     {"perspectives", s.perspectives, 1, 2}});
 }
 
 void run(const Variant& v, const Shape& s, const Args& a) {
