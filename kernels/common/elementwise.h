@@ -107,8 +107,8 @@ void check_call_buffers(const V& v, const typename V::Input* input, const typena
 // naming the variant, the shape and the reason) instead of running on a bad shape or
 // null buffers. `why` is the op's why_unsupported result for this shape (empty, so no
 // allocation, when supported); shape_name(s) is the op's, called only for a refusal:
-// these checks run before every call, and formatting the name each time cost about 20 ns
-// (floor/scalar/checked_call against empty_call).
+// these checks run before every call, and formatting the name each time cost about 13 ns
+// of their 21 (floor/scalar/checked_call against empty_call).
 template <class V, class Name>
 void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
                  typename V::Output* output, std::uint64_t* bits, const std::string& why, Name shape_name) {
