@@ -201,6 +201,16 @@ void time_update(benchmark::State& state, const ft_update::Shape& s, Kernel&& ke
   count_huge_pages(state, s.l1);
 }
 
+// Points a's per-perspective pointers at one call's ids (time_update's pool: each
+// perspective's removed ids, then its added ones) and accumulators.
+void point_update_args(ft_update::Args& a, const ft_update::Shape& s, const std::uint32_t* ids, std::int16_t* prev,
+                       std::int16_t* out) {
+  for (int p = 0; p < s.perspectives; ++p) {
+    a.removed[p] = ids + p * (s.n_removed + s.n_added), a.added[p] = a.removed[p] + s.n_removed;
+    a.prev[p] = prev + p * s.l1, a.out[p] = out + p * s.l1;
+  }
+}
+
 void register_update(const ft_update::Shape& s) {
   std::string suffix = "/";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on a + chain here
   suffix += ft_update::shape_name(s);
@@ -219,14 +229,11 @@ void register_update(const ft_update::Shape& s) {
     });
   for (const ft_update::Variant* v : selected_variants(ft_update::variants())) {
     if (v->info.available() && !ft_update::why_unsupported(*v, s).empty()) continue;
-    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, [v, s, per_persp](benchmark::State& st) {
+    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, [v, s](benchmark::State& st) {
       ft_update::Args a;
       a.weights = weights_for(s.l1);
       time_update(st, s, [&](const std::uint32_t* ids, std::int16_t* prev, std::int16_t* out) {
-        for (int p = 0; p < 2; ++p) {
-          a.removed[p] = ids + p * per_persp, a.added[p] = a.removed[p] + s.n_removed;
-          a.prev[p] = prev + p * s.l1, a.out[p] = out + p * s.l1;
-        }
+        point_update_args(a, s, ids, prev, out);
         v->run(s, a);  // unchecked: the pool's ids are valid by construction
       });
     });
@@ -254,12 +261,8 @@ void register_update_floors(const ft_update::Shape& s) {
                                  v.run = g_empty_update;
                                  ft_update::Args a;
                                  a.weights = weights_for(s.l1);
-                                 const int per_persp = s.n_removed + s.n_added;
                                  time_update(st, s, [&](const std::uint32_t* ids, std::int16_t* prev, std::int16_t* out) {
-                                   for (int p = 0; p < s.perspectives; ++p) {
-                                     a.removed[p] = ids + p * per_persp, a.added[p] = a.removed[p] + s.n_removed;
-                                     a.prev[p] = prev + p * s.l1, a.out[p] = out + p * s.l1;
-                                   }
+                                   point_update_args(a, s, ids, prev, out);
                                    if (checked) ft_update::run(v, s, a);
                                    else v.run(s, a);
                                  });
