@@ -198,6 +198,20 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
         text = timing(folder, default, out)
         check(f"time baseline: {os.path.relpath(default, regress.ROOT)} (the default" in text and
               "is not recorded" in text, "another core's file only: the default read, the cores not known to match")
+        # An update given a --baseline that is not one (a NaN time) compares with nothing and
+        # writes a good one over it; the same file without --update-baseline was refused above.
+        bad = os.path.join(d, "bad.json")
+        with open(bad, "w") as f:
+            f.write('{"format": "%s", "context": {}, "time_unit": "ns", "real_time": {"x/scalar/reference/1": [NaN]}}'
+                    % regress.BASELINE_FORMAT)
+        text = timing(folder, default, out, "--update-baseline", "--baseline", bad)
+        ok = True
+        try:
+            regress.read_time_baseline(bad)
+        except ValueError:
+            ok = False
+        check("is not a time baseline" in text and "NO time baseline" in text and ok,
+              "an update over a --baseline that is not one: nothing compared, a good baseline written over it")
 
 
 # ---- a run stopped part way ---------------------------------------------------------------

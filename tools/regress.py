@@ -547,9 +547,9 @@ def unlike_the_rest(changes, z=3.5, floor=0.10):
 
 
 def cmd_timing(a):
-    # A --baseline given is read before the minutes of timing: one that is not a time
-    # baseline is a refused argument.
-    if a.baseline and os.path.exists(a.baseline):
+    # A --baseline given to compare with is read before the minutes of timing: one that is
+    # not a time baseline is a refused argument (an update overwrites it: see below).
+    if a.baseline and os.path.exists(a.baseline) and not a.update_baseline:
         try:
             read_time_baseline(a.baseline)
         except (OSError, ValueError) as e:
@@ -600,7 +600,12 @@ def cmd_timing(a):
         try:
             base = read_time_baseline(baseline)  # the default is not read by pick_baseline
         except (OSError, ValueError) as e:
-            die(f"timing: {os.path.relpath(baseline, ROOT)} is not a time baseline: {e}", 1)
+            if not a.update_baseline:
+                die(f"timing: {os.path.relpath(baseline, ROOT)} is not a time baseline: {e}", 1)
+            print(f"timing: {os.path.relpath(baseline, ROOT)} is not a time baseline ({e}): nothing to compare "
+                  f"with (the update below writes this run's)")
+            baseline = None
+    if base is not None:
         base_ratio = ratios(base)[1]
         print(f"timing: {machines(base['context'], data['context'])}")
     w = max(len(k) for k in meds)
