@@ -25,7 +25,6 @@ using Clock = std::chrono::steady_clock;
 Clock::time_point g_run_start = Clock::now();
 }  // namespace
 
-// The cost of one now()/now() pair, measured once: the median of many back-to-back reads.
 Grid grid() { return g_grid; }
 void set_grid(Grid g) { g_grid = g; }
 void set_min_time(double seconds) { g_min_time = seconds; }

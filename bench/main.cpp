@@ -244,20 +244,6 @@ bool initialize(std::vector<char*> args, std::initializer_list<const char*> extr
   return !benchmark::ReportUnrecognizedArguments(argc, args.data());
 }
 
-// Runs `read`, which reads one number argument through tools/args.h and stores it; false,
-// with its reason on stderr ("--scrub takes a whole number 0..10000000, not 'x'"), when
-// the argument is refused.
-template <class Read>
-bool read_number(Read read) {
-  try {
-    read();
-    return true;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "nnuelab_bench: %s\n", e.what());
-    return false;
-  }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -270,6 +256,8 @@ int main(int argc, char** argv) {
   std::string out_file, out_format = "json";  // --benchmark_out, --benchmark_out_format
   bool tabular = false;                        // --benchmark_counters_tabular
   bool keep_journal = false;                   // --keep-journal: <out>.reps stays after the run
+  // A number argument read through tools/args.h; false (the reason said) when refused.
+  auto number = [](auto read) { return tools::read_or_say("nnuelab_bench", read); };
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--grid=full") == 0) {
       bench::set_grid(bench::Grid::kFull);
@@ -279,27 +267,27 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "nnuelab_bench: unknown %s (use --grid=quick or --grid=full)\n", argv[i]);
       return 2;
     } else if (std::strncmp(argv[i], "--scrub=", 8) == 0) {
-      if (!read_number([&] { bench::set_scrub_branches(int(tools::whole_number("--scrub", argv[i] + 8, 0, 10'000'000))); }))
+      if (!number([&] { bench::set_scrub_branches(int(tools::whole_number("--scrub", argv[i] + 8, 0, 10'000'000))); }))
         return 2;
     } else if (bench::read_bool_flag(argv[i], "--keep-journal", &keep_journal)) {
       // read into keep_journal
     } else if (bool on = false; bench::read_bool_flag(argv[i], "--huge-pages", &on)) {
       bench::set_huge_pages(on);
     } else if (std::strncmp(argv[i], "--noise=", 8) == 0) {  // 0: no probe
-      if (!read_number([&] { noise_seconds = tools::real_number("--noise", argv[i] + 8, 0, 600, true); })) return 2;
+      if (!number([&] { noise_seconds = tools::real_number("--noise", argv[i] + 8, 0, 600, true); })) return 2;
     } else if (std::strncmp(argv[i], "--budget=", 9) == 0) {  // seconds, 0: no budget
-      if (!read_number([&] { bench::set_budget(tools::real_number("--budget", argv[i] + 9, 0, 1e7, true)); })) return 2;
+      if (!number([&] { bench::set_budget(tools::real_number("--budget", argv[i] + 9, 0, 1e7, true)); })) return 2;
     } else {
       // Peek at the minimum time: the harness scales it per benchmark (see harness.h).
       if (std::strncmp(argv[i], "--benchmark_min_time=", 21) == 0) {
         // Google Benchmark aborts on a time <= 0 (a failed CHECK): refused here with the reason.
-        if (!read_number([&] { bench::set_min_time(tools::real_number("--benchmark_min_time", argv[i] + 21, 0, 1e6)); }))
+        if (!number([&] { bench::set_min_time(tools::real_number("--benchmark_min_time", argv[i] + 21, 0, 1e6)); }))
           return 2;
       }
       if (std::strncmp(argv[i], "--benchmark_repetitions=", 24) == 0) {
         // Google Benchmark times nothing at 0 and exits 0; a negative count failed inside
         // it with "vector::reserve".
-        if (!read_number([&] { tools::whole_number("--benchmark_repetitions", argv[i] + 24, 1, 1'000'000); })) return 2;
+        if (!number([&] { tools::whole_number("--benchmark_repetitions", argv[i] + 24, 1, 1'000'000); })) return 2;
       }
       // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
       bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);

@@ -41,4 +41,17 @@ inline double real_number(const std::string& what, const std::string& text, doub
   return v;
 }
 
+// Runs `read`, which reads number arguments with the functions above and stores them; false,
+// with "<program>: <the reason>" on stderr, when it refuses one (the caller exits 2).
+template <class Read>
+bool read_or_say(const char* program, Read read) {
+  try {
+    read();
+    return true;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    return false;
+  }
+}
+
 }  // namespace nnuelab::tools

@@ -585,12 +585,10 @@ int main(int argc, char** argv) {
     else if (a == "--run") run = true;
     else if (a == "--filter" && i + 1 < argc) filter = argv[++i];
     else if (a == "--iterations" && i + 1 < argc) {
-      try {
-        iterations = int(nnuelab::tools::whole_number(a, argv[++i], 1, 1'000'000));
-      } catch (const std::invalid_argument& e) {
-        std::fprintf(stderr, "nnuelab_regress: %s\n", e.what());
+      const char* text = argv[++i];
+      if (!nnuelab::tools::read_or_say(
+              "nnuelab_regress", [&] { iterations = int(nnuelab::tools::whole_number(a, text, 1, 1'000'000)); }))
         return 2;
-      }
     } else return usage();
   }
   if (list == run || iterations < 1) return usage();
