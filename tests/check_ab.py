@@ -378,7 +378,7 @@ def check_slots():
         os.makedirs(os.path.join(tmp, "results"))
         args = argparse.Namespace(rev=".", turns=8, repetitions=2, per_turn="min", min_time=0.1, scrub=None,
                                   full=False, threshold=1.0, no_pin=True, keep_spells=False, adjust="bh",
-                                  keep_trees=6, filter=".")
+                                  keep_trees=6, filter=".", out=None)
         try:
             ab.cmd_slots(args)
         finally:

@@ -12,7 +12,7 @@ with the same turn's A cancels what drifts slower than a turn.
       [--keep-spells] [--adjust bh|holm|none] [--keep-trees N]
   report RESULT.json (of run, bisect or slots) [--threshold PCT] [--fail-on-slower] [--keep-spells] [--adjust ...]
   bisect GOOD BAD --filter REGEX [the run options] [--paths P ...] [--no-confirm] [--rotate]
-  slots [REV] --filter REGEX [the run options]
+  slots [REV] --filter REGEX [the run options] [--out FILE]
   prune [--keep N]
 
 A revision is anything `git rev-parse` takes (a commit, HEAD~3, a branch, a tag), or '.'
@@ -706,9 +706,9 @@ def cmd_slots(args):
     side = resolve(args.rev)
     turns, stamp, pinned = time_in_turns(args, {"X": side, "Y": side, "Z": side})
     result = run_record("nnuelab-ab-slots", args, turns, pinned, side=side[0], commit=side[1])
-    out = write_result(result, result_path("ab-slots", stamp))
+    out = write_result(result, args.out or result_path("ab-slots", stamp))
     print_slots(result, args.keep_spells, args.adjust)
-    say(f"wrote {os.path.relpath(out, ROOT)}")
+    say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return 0
 
 
@@ -901,6 +901,7 @@ def main(argv):
     o = sub.add_parser("slots", prog="./lab ab slots")
     o.add_argument("rev", nargs="?", default=".")
     run_options(o)
+    o.add_argument("--out")
     q = sub.add_parser("report", prog="./lab ab report")
     q.add_argument("result")
     q.add_argument("--threshold", type=float, default=1.0)
