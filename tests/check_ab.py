@@ -493,6 +493,40 @@ def main():
         check(p.returncode == 0 and "p adj" in p.stdout and "0 of 44 called" in p.stdout and
               "takes 11 turns" in p.stdout,
               f"report --adjust holm on 44 rows of 10 turns: {p.stdout.splitlines()[-2:]}")
+        # Files report must refuse naming the field, not read into a traceback: one change
+        # each to the run result above, and two other kinds cut short.
+        a8 = result["turns"]["A"]
+        malformed = [("a run without its repetitions", {k: v for k, v in result.items() if k != "repetitions"},
+                      "repetitions is missing"),
+                     ("a run with a text time", dict(result, turns={"A": a8, "B": a8[:-1] + [{"x": "a"}]}),
+                      'turn 8 of B: x took "a", not a time > 0'),
+                     ("a run with a NaN time", dict(result, turns={"A": a8, "B": a8[:-1] + [{"x": math.nan}]}),
+                      "turn 8 of B: x took NaN, not a time > 0"),
+                     ("a run with a negative time", dict(result, turns={"A": a8, "B": a8[:-1] + [{"x": -1}]}),
+                      "turn 8 of B: x took -1, not a time > 0"),
+                     ("a run whose sides have other turn counts", dict(result, turns={"A": a8, "B": a8[:-1]}),
+                      "the sides' turns are A: 8, B: 7, not the same number >= 1"),
+                     ("a run with one side", dict(result, turns={"A": a8}), "turns holds ['A'], not the sides A, B"),
+                     ("a run whose turn is a list", dict(result, turns={"A": a8, "B": [[1]] * 8}),
+                      "turn 1 of B is not a table"),
+                     ("a run with no turns", dict(result, turns={"A": [], "B": []}),
+                      "the sides' turns are A: 0, B: 0"),
+                     ("a run with a text pin", dict(result, pinned="yes"), 'pinned is "yes", not true or false'),
+                     ("slots cut short", {"kind": "nnuelab-ab-slots", "turns": {"X": [1]}}, "side is missing"),
+                     ("a bisect summary cut short", {"kind": "nnuelab-ab-bisect"}, "good is missing"),
+                     ("a bisect step without its commit",
+                      {"kind": "nnuelab-ab-bisect", "good": "g", "bad": "b", "followed": ["x"], "candidates": 2,
+                       "first_slower": "b", "dropped": [], "steps": [{"commit": "b", "outcome": "slower"},
+                                                                     {"outcome": "slower", "position": 0.9}]},
+                      "steps[1].commit is missing")]
+        for i, (what, content, reason) in enumerate(malformed):
+            bad_file = os.path.join(tmp, f"malformed-{i}.json")
+            with open(bad_file, "w") as f:
+                json.dump(content, f)
+            p = subprocess.run([sys.executable, TOOL, "report", bad_file], capture_output=True, text=True)
+            check(p.returncode == 2 and p.stderr.startswith("ab: ") and "Traceback" not in p.stderr and
+                  f"not a well-formed ab result: {reason}" in p.stderr,
+                  f"report refuses {what}: exit {p.returncode}, {p.stderr.strip()[-160:]}")
         for what, argv in [("a file that is not an ab result", ["report", path]),
                            ("a missing file", ["report", os.path.join(tmp, "none.json")]),
                            ("--turns 0", ["run", "HEAD", "HEAD", "--filter", ".", "--turns", "0"]),

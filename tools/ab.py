@@ -532,20 +532,94 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
     return rows
 
 
+def _number(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+# What report reads of each kind of file, as (field, test, what it must be). A file
+# written by this tool passes; a hand-edited, cut or foreign one is refused naming the
+# field instead of failing in the middle of a table with a traceback.
+_TEXT = (lambda x: isinstance(x, str), "a text")
+_WHOLE = (lambda x: isinstance(x, int) and not isinstance(x, bool) and x >= 1, "a whole number >= 1")
+_SECONDS = (lambda x: _number(x) and x > 0, "a number > 0")
+_FLAG = (lambda x: isinstance(x, bool), "true or false")
+_SCRUB = (lambda x: x is None or (isinstance(x, int) and not isinstance(x, bool) and x >= 0),
+          "null or a whole number >= 0")
+_TEXTS = (lambda x: isinstance(x, list) and all(isinstance(c, str) for c in x), "a list of texts")
+_TIMED = {"repetitions": _WHOLE, "min_time": _SECONDS, "pinned": _FLAG, "date": _TEXT}
+_FIELDS = {
+    "nnuelab-ab": {"A": _TEXT, "B": _TEXT, "grid": _TEXT, "scrub": _SCRUB, **_TIMED},
+    "nnuelab-ab-slots": {"side": _TEXT, **_TIMED},
+    "nnuelab-ab-bisect": {"good": _TEXT, "bad": _TEXT, "followed": _TEXTS, "candidates": _WHOLE,
+                          "first_slower": _TEXT, "dropped": _TEXTS,
+                          "steps": (lambda x: isinstance(x, list) and len(x) >= 1, "a list of steps")},
+}
+_SIDES = {"nnuelab-ab": "AB", "nnuelab-ab-slots": "XYZ"}
+_STEP = {"commit": _TEXT, "outcome": _TEXT}
+_STEP_OPTIONAL = {"position": (_number, "a number"), "p": (lambda x: x is None or _number(x), "null or a number"),
+                  "interval": (lambda x: x is None or (isinstance(x, list) and len(x) == 2 and all(map(_number, x))),
+                               "null or two numbers")}
+
+
+def check_result(result, path):
+    """Raises AbError naming the first field of an ab result (run, slots or bisect) that is
+    missing or not what the report reads; returns the file's kind."""
+    def bad(what):
+        raise AbError(f"{path}: not a well-formed ab result: {what}")
+
+    def fields(obj, spec, where, optional=False):
+        for key, (ok, want) in spec.items():
+            if key not in obj:
+                if not optional:
+                    bad(f"{where}{key} is missing")
+            elif not ok(obj[key]):
+                bad(f"{where}{key} is {json.dumps(obj[key])[:40]}, not {want}")
+
+    kind = result.get("kind") if isinstance(result, dict) else None
+    if kind not in _FIELDS:
+        raise AbError(f"{path}: not a result of ./lab ab, ab slots or ab bisect")
+    fields(result, _FIELDS[kind], "")
+    if kind == "nnuelab-ab-bisect":
+        for i, step in enumerate(result["steps"]):
+            if not isinstance(step, dict):
+                bad(f"steps[{i}] is not a step")
+            fields(step, _STEP, f"steps[{i}].")
+            fields(step, _STEP_OPTIONAL, f"steps[{i}].", optional=True)
+        confirm = result.get("confirm")
+        if confirm is not None:
+            fields(confirm if isinstance(confirm, dict) else {}, {
+                "A": _TEXT, "slower": _FLAG,
+                "ratios": (lambda x: isinstance(x, dict) and all(map(_number, x.values())), "benchmark: ratio")},
+                "confirm.")
+        return kind
+    turns, sides = result.get("turns"), _SIDES[kind]
+    if not isinstance(turns, dict) or sorted(turns) != sorted(sides):
+        bad(f"turns holds {sorted(turns) if isinstance(turns, dict) else 'no sides'}, not the sides "
+            f"{', '.join(sides)}")
+    counts = {len(v) if isinstance(v, list) else 0 for v in turns.values()}
+    if len(counts) != 1 or 0 in counts:
+        bad(f"the sides' turns are {', '.join(f'{k}: {len(v) if isinstance(v, list) else 0}' for k, v in turns.items())}"
+            f", not the same number >= 1")
+    for side in sides:
+        for i, turn in enumerate(turns[side]):
+            if not isinstance(turn, dict) or not turn:
+                bad(f"turn {i + 1} of {side} is not a table of benchmarks and their ns")
+            for name, ns in turn.items():
+                if not (_number(ns) and ns > 0):
+                    bad(f"turn {i + 1} of {side}: {name} took {json.dumps(ns)}, not a time > 0")
+    return kind
+
+
 def report(args):
     try:
         with open(args.result) as f:
             result = json.load(f)
     except (OSError, json.JSONDecodeError) as e:
         raise AbError(f"{args.result}: cannot read an ab result ({e})")
-    kind = result.get("kind") if isinstance(result, dict) else None
-    if kind not in ("nnuelab-ab", "nnuelab-ab-slots", "nnuelab-ab-bisect"):
-        raise AbError(f"{args.result}: not a result of ./lab ab, ab slots or ab bisect")
+    kind = check_result(result, args.result)
     if kind == "nnuelab-ab-bisect":
         print_bisect(result)
         return 0
-    if not all(result["turns"].values()):
-        raise AbError(f"{args.result}: no turns")
     if kind == "nnuelab-ab-slots":
         print_slots(result, args.keep_spells, args.adjust)
         return 0
