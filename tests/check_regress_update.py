@@ -9,7 +9,8 @@ hand, and the field's composition on its own. Also the toolchain the counts comp
 within: the `simde` field (the -emu cases' counts are SIMDe's code) is read from the
 build's SIMDe header, and a baseline of another SIMDe makes `check --skip-on-other-toolchain`
 skip; an -emu case's row shows "emu" instead of a ratio to the native reference; a --filter
-that is not a regular expression or matches no case exits 2. Exit 1 on
+that is not a regular expression or matches no case exits 2, and so does a baseline
+that is not one (check and a filtered update; a whole update writes over it). Exit 1 on
 a failure (each a line starting "FAIL  "), 77 without valgrind.
 """
 import json
@@ -114,5 +115,41 @@ for thr in ("nan", "-1", "inf"):
                         "--binary", binary], capture_output=True, text=True)
     check(p.returncode == 2 and "--threshold takes a percentage >= 0" in p.stderr,
           f"check --threshold {thr}: exit {p.returncode}, {p.stderr.strip()[-120:]!r}")
+# An instruction baseline that is not one (a merge's conflict lines, a count that is no
+# number > 0, NaN included, a threshold that is no percentage) stops check before the
+# counting and a filtered update (which keeps its cases), naming the problem: exit 2, no
+# traceback. A whole update writes over it, as it writes over a missing one.
+good_case = {KEPT: 12345.0}
+bad_files = [("conflict lines", "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> other\n", "not JSON"),
+             ("no case table", json.dumps({"meta": {}}), "no table of cases"),
+             ("a NaN count", json.dumps({"meta": {}, "cases": dict(good_case, x=float("nan"))}),
+              "x has a count of nan"),
+             ("a text count", json.dumps({"meta": {}, "cases": dict(good_case, x="12")}), "x has a count of '12'"),
+             ("a zero count", json.dumps({"meta": {}, "cases": dict(good_case, x=0)}), "x has a count of 0"),
+             ("a NaN threshold", json.dumps({"meta": {"threshold_percent": float("nan")}, "cases": good_case}),
+              "its threshold_percent is nan")]
+with tempfile.TemporaryDirectory(prefix="nnuelab-regress-") as d:
+    for what, text, said in bad_files:
+        path = os.path.join(d, "bad.json")
+        for argv in (["check"], ["update", "--filter", "^" + re.escape(MEASURED) + "$"]):
+            with open(path, "w") as f:
+                f.write(text)
+            p = subprocess.run(["/usr/bin/python3", regress, *argv, "--baseline", path, "--binary", binary],
+                               capture_output=True, text=True)
+            with open(path) as f:
+                kept = f.read() == text
+            check(p.returncode == 2 and "is not an instruction baseline" in p.stderr and said in p.stderr and
+                  "Traceback" not in p.stderr and kept,
+                  f"{argv[0]} with {what}: exit {p.returncode}, file kept {kept}, {p.stderr.strip()[-120:]!r}")
+    # (cmd_update's reader, called here: a whole update measures every case, minutes on the Zen 3)
+    path2 = os.path.join(d, "whole.json")
+    with open(path2, "w") as f:
+        f.write(bad_files[0][1])
+    import contextlib, io  # noqa: E401,E402
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        got = R.read_instruction_baseline(path2, update=True)
+    check(got is None and "is not an instruction baseline (not JSON" in said.getvalue(),
+          f"a whole update reads a broken baseline as none, to write over it ({said.getvalue().strip()!r})")
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

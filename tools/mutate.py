@@ -532,7 +532,11 @@ def regress_module():
 
 def gate_threshold():
     """The gate's threshold in percent: the committed baseline's, as CI's gate reads it (2)."""
-    base = regress_module().load_baseline(os.path.join(ROOT, "results", "baseline-instructions.json")) or {}
+    path = os.path.join(ROOT, "results", "baseline-instructions.json")
+    try:
+        base = regress_module().load_baseline(path) or {}
+    except ValueError as e:
+        die(f"{os.path.relpath(path, ROOT)} is not an instruction baseline ({e}): the gate's threshold is its")
     return float(base.get("meta", {}).get("threshold_percent", 2.0))
 
 

@@ -248,15 +248,44 @@ TOOLCHAIN = ("compiler", "flags", "valgrind", "simde")
 
 
 def load_baseline(path):
+    """The instruction baseline at `path`, None when there is none; ValueError saying what
+    is wrong when the file is not one (not JSON, a merge's conflict lines, no case table, a
+    count that is not a finite number > 0, a threshold that is not a percentage >= 0):
+    the gate's verdicts would otherwise end in a traceback or compare with NaN."""
     try:
         with open(path) as f:
-            return json.load(f)
+            data = json.load(f)
     except FileNotFoundError:
         return None
+    except (OSError, ValueError) as e:
+        raise ValueError(f"not JSON ({e})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), dict) \
+            or not isinstance(data.get("meta", {}), dict):
+        raise ValueError("no table of cases and their counts")
+    for name, n in data["cases"].items():
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or not (math.isfinite(n) and n > 0):
+            raise ValueError(f"{name} has a count of {n!r} (a finite number > 0 expected)")
+    threshold = data.get("meta", {}).get("threshold_percent", 2.0)
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold < math.inf:
+        raise ValueError(f"its threshold_percent is {threshold!r} (a percentage >= 0 expected)")
+    return data
+
+
+def read_instruction_baseline(path, update=False):
+    """load_baseline for the gate's commands: a bad file stops the check (exit 2, before the
+    counting) and a filtered update, which would keep its cases; a whole update writes over
+    it, which is how it gets mended."""
+    try:
+        return load_baseline(path)
+    except ValueError as e:
+        if update:
+            print(f"regress: NOTE {path} is not an instruction baseline ({e}): written over")
+            return None
+        die(f"{path} is not an instruction baseline: {e}")
 
 
 def cmd_check(a):
-    base = load_baseline(a.baseline)
+    base = read_instruction_baseline(a.baseline)
     if a.skip_on_other_toolchain and base is not None:
         # CTest: counts of another compiler, flag set (sanitizers), valgrind or SIMDe are not comparable.
         env, meta = environment(a.binary), base.get("meta", {})
@@ -301,8 +330,8 @@ def cpu_after_update(old_cpu, filt, this_cpu):
 
 
 def cmd_update(a):
+    old = read_instruction_baseline(a.baseline, update=not a.filter) or {"meta": {}, "cases": {}}
     now = measure(a.binary, a.filter)
-    old = load_baseline(a.baseline) or {"meta": {}, "cases": {}}
     cases = dict(old.get("cases", {})) if a.filter else {}
     cases.update(now)
     meta = environment(a.binary)
