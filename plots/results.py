@@ -580,7 +580,15 @@ def load_cli(paths, prog):
     """What a command-line tool reads: the named result files, or the newest; None (after
     saying why on stderr, prefixed with prog) when there are none or one is unreadable."""
     try:
-        return load_all(default_paths(paths))
+        files = load_all(default_paths(paths))
+        for f in files:
+            # A file with nothing timed (every benchmark skipped, or a hand-cut one) would give
+            # charts of nothing and an empty report without a word.
+            if not any(r.error is None and r.times for r in f.results.values()):
+                skipped = sorted({r.error for r in f.results.values() if r.error})
+                raise ResultError(f"{f.path}: no benchmark in it has a time"
+                                  + (f" (skipped: {'; '.join(skipped)[:200]})" if skipped else " (it lists none)"))
+        return files
     except ResultError as e:
         print(f"{prog}: {e}", file=sys.stderr)
         return None

@@ -93,6 +93,17 @@ def bad_input(src):
                 f.write('{"context": {}, "benchmarks": [{"name": "crelu32/scalar/reference/32>>6/dense:100", '
                         f'"run_type": "iteration", "real_time": {t}, "time_unit": "ns"}}]}}')
             cases.append((bad, "crelu32/scalar/reference/32>>6/dense:100 has no valid real_time"))
+        # Nothing timed: no benchmark listed, or every one skipped with its reason.
+        empty = os.path.join(tmp, "empty.json")
+        with open(empty, "w") as f:
+            f.write('{"context": {}, "benchmarks": []}')
+        cases.append((empty, "no benchmark in it has a time (it lists none)"))
+        skipped = os.path.join(tmp, "skipped.json")
+        with open(skipped, "w") as f:
+            f.write('{"context": {}, "benchmarks": [{"name": "crelu32/avx2/packs_shift_permute/32>>6/dense:100", '
+                    '"run_type": "iteration", "error_occurred": true, "error_message": "this CPU lacks avx2", '
+                    '"real_time": 0, "time_unit": "ns"}]}')
+        cases.append((skipped, "no benchmark in it has a time (skipped: this CPU lacks avx2)"))
         for script in (plot, report):
             name = os.path.basename(script)
             for path, message in cases:
