@@ -519,6 +519,13 @@ TEST(Fen, ParsesBoardSideAndCounts) {
   EXPECT_EQ(p.king[kBlack], 60);  // e8
   EXPECT_EQ(layer_bucket(p), 7);
   EXPECT_EQ(parse_fen("8/8/8/8/8/8/8/K6k w").pieces, 2);  // move fields are optional
+  // Each optional field in every form it takes: castling rights as KQkq or as rook files
+  // (Shredder-FEN, Chess960), en passant on the side to move's rank, counters or an EPD
+  // line's operations after en passant.
+  for (const char* fen : {"8/8/8/8/8/8/8/K6k w -", "8/8/8/8/8/8/8/K6k w KQkq", "8/8/8/8/8/8/8/K6k w HFhf -",
+                          "8/8/8/8/8/8/8/K6k w Kq c6", "8/8/8/8/8/8/8/K6k b - e3 0", "8/8/8/8/8/8/8/K6k w - - 99 120",
+                          "8/8/8/8/8/8/8/K6k w - - bm Ka2; id \"x 1\";", "8/8/8/8/8/8/8/K6k b Qk - 0 1"})
+    EXPECT_NO_THROW(parse_fen(fen)) << fen;
 }
 
 TEST(Fen, BadFensGiveClearErrors) {
@@ -535,6 +542,15 @@ TEST(Fen, BadFensGiveClearErrors) {
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w - - 0 1", "two white kings"},
       {"Pnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "pawn on rank 8"},
       {"rnbqkbnr/pppppppp/pppppppp/8/8/PPPPPPPP/PPPPPPPP/RNBQKBNR w - - 0 1", "more than 32 pieces"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1", "castling field \"KQxq\" has 'x'"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KKq - 0 1", "gives 'K' twice"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQA - 0 1", "gives white more than two rights"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", "en passant field \"e9\" is not - or a square on rank 6"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "on rank 6 (white to move)"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e6 0 1", "on rank 3 (black to move)"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0x 1", "half-move clock \"0x\""},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "move number \"0\" is not a whole number >= 1"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "move number \"-1\""},
   };
   for (const auto& [fen, needle] : bad) {
     try {

@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
       }
       const Evaluation e = engine.evaluate(pos, &times);
       if (out.is_open()) out.write(reinterpret_cast<const char*>(e.ft_out.data()), std::streamsize(e.ft_out.size()));
-      // The FEN as given, up to the move counters (EPD operations after them are dropped).
+      // The line as given (an EPD line's operations, if any, included).
       std::printf("%s\t%d\t%d\t%d\t%d\n", line.c_str(), e.bucket, e.psqt, e.positional, e.value);
     }
     // A folder opens as a stream and reads as nothing; a file of no position is no evaluation

@@ -21,6 +21,46 @@ int piece_type(char c) {
   return 0;
 }
 
+bool whole_number(const std::string& s) {
+  return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// The fields after the side to move: optional, unused by the evaluation, but a FEN that
+// gives them gives them in their form, so a typo there is refused like one in the board.
+// Castling: "-", or up to two rights per side, each once: K/Q (king/queen side) or a
+// rook's file A-H (Shredder-FEN, as Chess960 positions write it), lower case for black.
+// En passant: "-", or the square behind a pawn that just moved two: rank 6 when white is
+// to move, rank 3 when black is. Then either the two move counters (half-move clock >= 0,
+// move number >= 1) or, in an EPD line, its operations ("bm e4; id ...;"), which start
+// with a letter and are not read.
+void check_move_fields(const std::string& fen, std::istringstream& in, Color side) {
+  std::string castling, ep, halfmove, fullmove;
+  if (!(in >> castling)) return;
+  if (castling != "-") {
+    int per_side[2] = {0, 0};
+    for (std::size_t i = 0; i < castling.size(); ++i) {
+      const char c = castling[i];
+      const char lower = char(c | 0x20);
+      if (!(lower == 'k' || lower == 'q' || (lower >= 'a' && lower <= 'h')))
+        fail(fen, "castling field \"" + castling + "\" has '" + std::string(1, c) +
+                      "' (rights are -, or K, Q, k, q or a rook's file A-H / a-h)");
+      if (castling.find(c) != i) fail(fen, "castling field \"" + castling + "\" gives '" + std::string(1, c) + "' twice");
+      if (++per_side[c >= 'a'] > 2)
+        fail(fen, "castling field \"" + castling + "\" gives " + (c >= 'a' ? "black" : "white") + " more than two rights");
+    }
+  }
+  if (!(in >> ep)) return;
+  const char ep_rank = side == kWhite ? '6' : '3';
+  if (ep != "-" && !(ep.size() == 2 && ep[0] >= 'a' && ep[0] <= 'h' && ep[1] == ep_rank))
+    fail(fen, "en passant field \"" + ep + "\" is not - or a square on rank " + ep_rank + " (" +
+                  (side == kWhite ? "white" : "black") + " to move)");
+  if (!(in >> halfmove) || !(halfmove[0] >= '0' && halfmove[0] <= '9')) return;  // none, or EPD operations
+  if (!whole_number(halfmove)) fail(fen, "half-move clock \"" + halfmove + "\" is not a whole number >= 0");
+  if (!(in >> fullmove)) return;
+  if (!whole_number(fullmove) || fullmove.find_first_not_of('0') == std::string::npos)
+    fail(fen, "move number \"" + fullmove + "\" is not a whole number >= 1");
+}
+
 }  // namespace
 
 Position parse_fen(const std::string& fen) {
@@ -60,6 +100,7 @@ Position parse_fen(const std::string& fen) {
   if (side == "w") pos.side_to_move = kWhite;
   else if (side == "b") pos.side_to_move = kBlack;
   else fail(fen, "side to move is \"" + side + "\", not w or b");
+  check_move_fields(fen, in, pos.side_to_move);
   return pos;
 }
 

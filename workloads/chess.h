@@ -28,9 +28,10 @@ struct Position {
   std::array<int, 2> king{-1, -1};  // king squares
 };
 
-// Board and side to move are required (castling, en passant and move counters are
-// read if present but not used by the evaluation). Exactly one king per side, no pawn on
-// the first or last rank, at most 32 pieces.
+// Board and side to move are required; castling, en passant and the move counters (or an
+// EPD line's operations after en passant) are optional, checked in their form when given,
+// and not used by the evaluation. Exactly one king per side, no pawn on the first or last
+// rank, at most 32 pieces. Throws FenError ("bad FEN ...: what") otherwise.
 Position parse_fen(const std::string& fen);
 
 // HalfKAv2_hm: for perspective p with its king on k, each piece on s (both kings
