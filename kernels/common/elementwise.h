@@ -47,33 +47,63 @@ struct ElementwiseVariant {
 // the last chunk are zero.
 constexpr int nnz_bitset_words(int out_bytes) { return ((out_bytes + 3) / 4 + 63) / 64; }
 
-// `op_limits` is the op's own shape check (empty string when the shape is valid).
-template <class V>
-std::string why_unsupported_elementwise(const V& v, const typename V::Shape& s,
-                                        const std::string& op_limits) {
-  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
-  if (!op_limits.empty()) return op_limits;
-  const char* reason = v.supports(s);
-  return reason ? std::string(reason) : std::string();
+// Why a variant refuses a shape, kept as the numbers that say it and formatted only when
+// asked: the checks run before every call of the checked entry points, and building the
+// reason as a std::string at each of their three levels took about 130 of the 200
+// instructions a checked call cost (callgrind, floor/scalar/checked_call). Empty (false)
+// when the shape is taken. `say` turns the fields into the message; the helpers below
+// fill them.
+struct Refusal {
+  std::string (*say)(const Refusal&) = nullptr;  // null: the shape is taken
+  const void* what = nullptr;                    // a text, or the variant's info
+  long a = 0, b = 0, c = 0;
+  explicit operator bool() const { return say != nullptr; }
+  std::string message() const { return say ? say(*this) : std::string(); }
+};
+
+// A fixed reason (a variant's supports(), a note of the op's).
+inline Refusal refuse_text(const char* reason) {
+  return {[](const Refusal& r) { return std::string(static_cast<const char*>(r.what)); }, reason};
 }
 
-// The op-level limits the elementwise ops share; each returns "" when the shape is within
+// `op_limits` is the op's own shape check (empty when the shape is within it): the CPU
+// first (never call code it cannot run), then the op's limits, then the variant's own.
+template <class V>
+Refusal refusal_elementwise(const V& v, const typename V::Shape& s, Refusal op_limits) {
+  if (!v.info.available())
+    return {[](const Refusal& r) { return "this CPU lacks " + static_cast<const VariantInfo*>(r.what)->missing(); },
+            &v.info};
+  if (op_limits) return op_limits;
+  const char* reason = v.supports(s);
+  return reason ? refuse_text(reason) : Refusal{};
+}
+
+// The op-level limits the elementwise ops share; each is empty when the shape is within
 // them, else the reason. n: elements per call (note: what the bound stands for).
-inline std::string count_limits(int n, int lo, int hi, const char* note = "") {
+inline Refusal count_limits(int n, int lo, int hi, const char* note = "") {
   if (n >= lo && n <= hi) return {};
-  return "n must be " + std::to_string(lo) + ".." + std::to_string(hi) + note + ", got " + std::to_string(n);
+  return {[](const Refusal& r) {
+            return "n must be " + std::to_string(r.b) + ".." + std::to_string(r.c) +
+                   static_cast<const char*>(r.what) + ", got " + std::to_string(r.a);
+          },
+          note, n, lo, hi};
 }
 // The int32 activations: n in 1..max_n, then the right shift in 0..max_shift.
-inline std::string shifted_limits(int n, int shift, int max_n, int max_shift, const char* note = "") {
-  if (std::string w = count_limits(n, 1, max_n, note); !w.empty()) return w;
+inline Refusal shifted_limits(int n, int shift, int max_n, int max_shift, const char* note = "") {
+  if (Refusal w = count_limits(n, 1, max_n, note)) return w;
   if (shift < 0 || shift > max_shift)
-    return "shift must be 0.." + std::to_string(max_shift) + ", got " + std::to_string(shift);
+    return {[](const Refusal& r) { return "shift must be 0.." + std::to_string(r.b) + ", got " + std::to_string(r.a); },
+            nullptr, shift, max_shift};
   return {};
 }
 // The pairing ops (pooling, the fused feature-transformer output): input i meets i + n/2.
-inline std::string paired_limits(int n) {
-  if (std::string w = count_limits(n, 2, 1 << 20); !w.empty()) return w;
-  if (n % 2) return "n = " + std::to_string(n) + " is odd (inputs are paired i with i + n/2)";
+inline Refusal paired_limits(int n) {
+  if (Refusal w = count_limits(n, 2, 1 << 20)) return w;
+  if (n % 2)
+    return {[](const Refusal& r) {
+              return "n = " + std::to_string(r.a) + " is odd (inputs are paired i with i + n/2)";
+            },
+            nullptr, n};
   return {};
 }
 
@@ -105,14 +135,14 @@ void check_call_buffers(const V& v, const typename V::Input* input, const typena
 
 // The checked entry point every elementwise op exposes: refuses (std::invalid_argument
 // naming the variant, the shape and the reason) instead of running on a bad shape or
-// null buffers. `why` is the op's why_unsupported result for this shape (empty, so no
-// allocation, when supported); shape_name(s) is the op's, called only for a refusal:
-// these checks run before every call, and formatting the name each time cost about 13 ns
-// of their 21 (floor/scalar/checked_call against empty_call).
+// null buffers. `why` is the op's refusal for this shape; it and shape_name(s), the op's,
+// are formatted only for a refusal: these checks run before every call, and formatting
+// the name each time cost about 13 ns of their 21 (floor/scalar/checked_call against
+// empty_call), the reason's strings most of the 8 left.
 template <class V, class Name>
 void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
-                 typename V::Output* output, std::uint64_t* bits, const std::string& why, Name shape_name) {
-  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+                 typename V::Output* output, std::uint64_t* bits, const Refusal& why, Name shape_name) {
+  if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
   check_call_buffers(v, input, output, bits, "run");
   v.run(s, input, output, bits);
 }
@@ -121,9 +151,9 @@ void run_checked(const V& v, const typename V::Shape& s, const typename V::Input
 // variant that has the form and a count >= 0; count = 0 writes nothing.
 template <class V, class Name>
 void run_many_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
-                      typename V::Output* output, std::uint64_t* bits, int count, const std::string& why,
+                      typename V::Output* output, std::uint64_t* bits, int count, const Refusal& why,
                       Name shape_name) {
-  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+  if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
   if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
   if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
   if (count == 0) return;
@@ -134,11 +164,11 @@ void run_many_checked(const V& v, const typename V::Shape& s, const typename V::
 // run_active of an elementwise op: the variant active_variant picks for this shape (the
 // forced one, or the last available that accepts it), run through the op's checked `run`
 // on one input; a forced *_bits variant gets a scratch bitset for its `out_bytes` output
-// bytes. `why(v, s)` and `run(v, s, in, out, bits)` are the op's own entry points.
+// bytes. `refusal(v, s)` and `run(v, s, in, out, bits)` are the op's own.
 template <class V, class Why, class Run>
 const V& run_active_elementwise(std::span<const V> all, const typename V::Shape& s, int out_bytes,
-                                const typename V::Input* input, typename V::Output* output, Why why, Run run) {
-  const V& v = active_variant(all, [&](const V& c) { return why(c, s).empty(); });
+                                const typename V::Input* input, typename V::Output* output, Why refusal, Run run) {
+  const V& v = active_variant(all, [&](const V& c) { return !refusal(c, s); });
   std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(out_bytes) : 0);
   run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
   return v;

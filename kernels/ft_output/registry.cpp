@@ -22,14 +22,21 @@ const char* form_name(Form f) {
 
 std::string shape_name(const Shape& s) { return std::string(form_name(s.form)) + "_" + std::to_string(s.n); }
 
-std::string why_unsupported(const Variant& v, const Shape& s) {
+namespace {
+Refusal refusal(const Variant& v, const Shape& s) {
   if (s.form != Form::kClamp127 && s.form != Form::kClamp255)
-    return why_unsupported_elementwise(v, s, "unknown form " + std::to_string(int(s.form)) + " (clamp127 = 0, clamp255 = 1)");
-  return why_unsupported_elementwise(v, s, paired_limits(s.n));
+    return refusal_elementwise(
+        v, s,
+        {[](const Refusal& r) { return "unknown form " + std::to_string(r.a) + " (clamp127 = 0, clamp255 = 1)"; },
+         nullptr, long(s.form)});
+  return refusal_elementwise(v, s, paired_limits(s.n));
 }
+}  // namespace
+
+std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 void run(const Variant& v, const Shape& s, const std::int16_t* input, std::uint8_t* output, std::uint64_t* bits) {
-  run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name);
+  run_checked(v, s, input, output, bits, refusal(v, s), shape_name);
 }
 
 

@@ -11,12 +11,14 @@ namespace nnuelab::pool_max2 {
 
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
-std::string why_unsupported(const Variant& v, const Shape& s) {
-  return why_unsupported_elementwise(v, s, paired_limits(s.n));
-}
+namespace {
+Refusal refusal(const Variant& v, const Shape& s) { return refusal_elementwise(v, s, paired_limits(s.n)); }
+}  // namespace
+
+std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 void run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint8_t* output, std::uint64_t* bits) {
-  run_checked(v, s, input, output, bits, why_unsupported(v, s), shape_name);
+  run_checked(v, s, input, output, bits, refusal(v, s), shape_name);
 }
 
 }  // namespace nnuelab::pool_max2
