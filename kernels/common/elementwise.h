@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/common/refusal.h"
 #include "kernels/common/variant.h"
 
 namespace nnuelab {
@@ -47,54 +48,13 @@ struct ElementwiseVariant {
 // the last chunk are zero.
 constexpr int nnz_bitset_words(int out_bytes) { return ((out_bytes + 3) / 4 + 63) / 64; }
 
-// Why a variant refuses a shape, kept as the numbers that say it and formatted only when
-// asked: the checks run before every call of the checked entry points, and building the
-// reason as a std::string at each of their three levels took about 130 of the 200
-// instructions a checked call cost (callgrind, floor/scalar/checked_call). Empty (false)
-// when the shape is taken. `say` turns the fields into the message; the helpers below
-// fill them.
-struct Refusal {
-  std::string (*say)(const Refusal&) = nullptr;  // null: the shape is taken
-  const void* what = nullptr;                    // a text, or the variant's info
-  long a = 0, b = 0, c = 0;
-  explicit operator bool() const { return say != nullptr; }
-  std::string message() const { return say ? say(*this) : std::string(); }
-};
-
-// A fixed reason (a variant's supports(), a note of the op's).
-inline Refusal refuse_text(const char* reason) {
-  return {[](const Refusal& r) { return std::string(static_cast<const char*>(r.what)); }, reason};
-}
-
-// `op_limits` is the op's own shape check (empty when the shape is within it): the CPU
-// first (never call code it cannot run), then the op's limits, then the variant's own.
-template <class V>
-Refusal refusal_elementwise(const V& v, const typename V::Shape& s, Refusal op_limits) {
-  if (!v.info.available())
-    return {[](const Refusal& r) { return "this CPU lacks " + static_cast<const VariantInfo*>(r.what)->missing(); },
-            &v.info};
-  if (op_limits) return op_limits;
-  const char* reason = v.supports(s);
-  return reason ? refuse_text(reason) : Refusal{};
-}
-
-// The op-level limits the elementwise ops share; each is empty when the shape is within
-// them, else the reason. n: elements per call (note: what the bound stands for).
-inline Refusal count_limits(int n, int lo, int hi, const char* note = "") {
-  if (n >= lo && n <= hi) return {};
-  return {[](const Refusal& r) {
-            return "n must be " + std::to_string(r.b) + ".." + std::to_string(r.c) +
-                   static_cast<const char*>(r.what) + ", got " + std::to_string(r.a);
-          },
-          note, n, lo, hi};
-}
+// The op-level limits the elementwise ops share (refusal.h); each is empty when the shape
+// is within them, else the reason. n: elements per call (note: what the bound stands for).
+inline Refusal count_limits(int n, int lo, int hi, const char* note = "") { return count_limit("n", n, lo, hi, note); }
 // The int32 activations: n in 1..max_n, then the right shift in 0..max_shift.
 inline Refusal shifted_limits(int n, int shift, int max_n, int max_shift, const char* note = "") {
   if (Refusal w = count_limits(n, 1, max_n, note)) return w;
-  if (shift < 0 || shift > max_shift)
-    return {[](const Refusal& r) { return "shift must be 0.." + std::to_string(r.b) + ", got " + std::to_string(r.a); },
-            nullptr, shift, max_shift};
-  return {};
+  return count_limit("shift", shift, 0, max_shift);
 }
 // The pairing ops (pooling, the fused feature-transformer output): input i meets i + n/2.
 inline Refusal paired_limits(int n) {
@@ -103,7 +63,7 @@ inline Refusal paired_limits(int n) {
     return {[](const Refusal& r) {
               return "n = " + std::to_string(r.a) + " is odd (inputs are paired i with i + n/2)";
             },
-            nullptr, n};
+            nullptr, "", n};
   return {};
 }
 

@@ -25,11 +25,11 @@ std::string shape_name(const Shape& s) { return std::string(form_name(s.form)) +
 namespace {
 Refusal refusal(const Variant& v, const Shape& s) {
   if (s.form != Form::kClamp127 && s.form != Form::kClamp255)
-    return refusal_elementwise(
+    return refusal_of(
         v, s,
         {[](const Refusal& r) { return "unknown form " + std::to_string(r.a) + " (clamp127 = 0, clamp255 = 1)"; },
-         nullptr, long(s.form)});
-  return refusal_elementwise(v, s, paired_limits(s.n));
+         nullptr, "", int(s.form)});
+  return refusal_of(v, s, paired_limits(s.n));
 }
 }  // namespace
 

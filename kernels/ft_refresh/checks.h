@@ -5,11 +5,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 
+#include "kernels/common/refusal.h"
 #include "kernels/common/variant.h"
 
 namespace nnuelab::ft_checks {
@@ -48,38 +48,15 @@ inline bool overlap(const std::int16_t* a, const std::int16_t* b, int n) {
   return lt(a, b + n) && lt(b, a + n);
 }
 
-// One of the op's own limits on a count (why_unsupported's part before the variant's):
-// plain numbers, so a shape within every limit formats nothing.
-struct CountLimit {
-  const char* name;
-  int value, lo, hi;
-};
-
-// why_unsupported of a feature-transformer op: the CPU, the op's count limits (the first
-// one `value` is outside of: "<name> must be lo..hi, got value"), then the variant's own
-// supports(). It runs before every checked call: on an accepted shape it builds one empty
-// string (the limits as strings, built for every call, took about 10 of ft_update's checks'
-// 25 ns: floor/scalar/checked_update against empty_update).
-template <class V, class Shape>
-std::string why_unsupported(const V& v, const Shape& s, std::initializer_list<CountLimit> limits) {
-  if (!v.info.available()) return "this CPU lacks " + v.info.missing();  // never call its code
-  for (const CountLimit& l : limits)
-    if (l.value < l.lo || l.value > l.hi)
-      return std::string(l.name) + " must be " + std::to_string(l.lo) + ".." + std::to_string(l.hi) + ", got " +
-             std::to_string(l.value);
-  const char* reason = v.supports(s);
-  return reason ? std::string(reason) : std::string();
-}
-
 // run_active of a feature-transformer op: the scalar baseline (first) refuses only what
 // the op refuses, so its reason is the op's; otherwise the forced variant, or the last
 // native one that accepts s (active_variant, as every op), through the op's checked run.
 template <class V, class Shape, class Args, class Why, class Name, class Run>
-const V& run_active(std::span<const V> all, const char* op, const Shape& s, const Args& a, Why why_unsupported,
+const V& run_active(std::span<const V> all, const char* op, const Shape& s, const Args& a, Why refusal,
                     Name shape_name, Run run) {
-  if (const std::string why = why_unsupported(all.front(), s); !why.empty())
-    throw std::invalid_argument(std::string(op) + ": no variant supports " + shape_name(s) + ": " + why);
-  const V& v = active_variant(all, [&](const V& c) { return why_unsupported(c, s).empty(); });
+  if (const Refusal why = refusal(all.front(), s))
+    throw std::invalid_argument(std::string(op) + ": no variant supports " + shape_name(s) + ": " + why.message());
+  const V& v = active_variant(all, [&](const V& c) { return !refusal(c, s); });
   run(v, s, a);
   return v;
 }

@@ -26,18 +26,22 @@ std::string shape_name(const Shape& s) {
   return std::to_string(s.l1) + "x" + std::to_string(s.active) + (s.perspectives == 2 ? "x2p" : "");
 }
 
-std::string why_unsupported(const Variant& v, const Shape& s) {
-  return ft_checks::why_unsupported(v, s,
-                                    {{"l1", s.l1, 1, 4096},
-                                     {"features", s.features, 1, 65536},
-                                     {"active", s.active, 0, 64},
-                                     {"perspectives", s.perspectives, 1, 2}});
+namespace {
+// The op's own count limits (their order is the messages'), then the variant's supports().
+Refusal refusal(const Variant& v, const Shape& s) {
+  return refusal_of(v, s, count_limits_of({{"l1", s.l1, 1, 4096},
+                                           {"features", s.features, 1, 65536},
+                                           {"active", s.active, 0, 64},
+                                           {"perspectives", s.perspectives, 1, 2}}));
 }
+}  // namespace
+
+std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 void run(const Variant& v, const Shape& s, const Args& a) {
   const std::string& who = v.info.name;
-  if (const std::string why = why_unsupported(v, s); !why.empty())
-    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why);
+  if (const Refusal why = refusal(v, s))
+    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why.message());
   ft_checks::need(who, a.bias, "bias");
   if (s.active > 0) ft_checks::need(who, a.weights, "weights");
   for (int p = 0; p < s.perspectives; ++p) {
@@ -62,7 +66,7 @@ std::span<const FloorKernel> floor_kernels() {
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
-  return ft_checks::run_active(variants(), "ft_refresh", s, a, why_unsupported, shape_name, run);
+  return ft_checks::run_active(variants(), "ft_refresh", s, a, refusal, shape_name, run);
 }
 
 }  // namespace nnuelab::ft_refresh

@@ -18,19 +18,23 @@ std::string shape_name(const Shape& s) {
          (s.perspectives == 2 ? "x2p" : "") + (s.in_place ? ".inplace" : "");
 }
 
-std::string why_unsupported(const Variant& v, const Shape& s) {
-  return ft_checks::why_unsupported(v, s,
-                                    {{"l1", s.l1, 1, 4096},
-                                     {"features", s.features, 1, 65536},
-                                     {"n_removed", s.n_removed, 0, 64},
-                                     {"n_added", s.n_added, 0, 64},
-                                     {"perspectives", s.perspectives, 1, 2}});
+namespace {
+// The op's own count limits (their order is the messages'), then the variant's supports().
+Refusal refusal(const Variant& v, const Shape& s) {
+  return refusal_of(v, s, count_limits_of({{"l1", s.l1, 1, 4096},
+                                           {"features", s.features, 1, 65536},
+                                           {"n_removed", s.n_removed, 0, 64},
+                                           {"n_added", s.n_added, 0, 64},
+                                           {"perspectives", s.perspectives, 1, 2}}));
 }
+}  // namespace
+
+std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 void run(const Variant& v, const Shape& s, const Args& a) {
   const std::string& who = v.info.name;
-  if (const std::string why = why_unsupported(v, s); !why.empty())
-    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why);
+  if (const Refusal why = refusal(v, s))
+    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why.message());
   if (s.n_removed > 0 || s.n_added > 0) ft_checks::need(who, a.weights, "weights");
   for (int p = 0; p < s.perspectives; ++p) {
     ft_checks::need(who, a.prev[p], "prev", p);
@@ -52,7 +56,7 @@ void run(const Variant& v, const Shape& s, const Args& a) {
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
-  return ft_checks::run_active(variants(), "ft_update", s, a, why_unsupported, shape_name, run);
+  return ft_checks::run_active(variants(), "ft_update", s, a, refusal, shape_name, run);
 }
 
 }  // namespace nnuelab::ft_update

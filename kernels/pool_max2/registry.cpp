@@ -12,7 +12,7 @@ namespace nnuelab::pool_max2 {
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
 namespace {
-Refusal refusal(const Variant& v, const Shape& s) { return refusal_elementwise(v, s, paired_limits(s.n)); }
+Refusal refusal(const Variant& v, const Shape& s) { return refusal_of(v, s, paired_limits(s.n)); }
 }  // namespace
 
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }

@@ -12,7 +12,7 @@ namespace nnuelab::quantmoid4 {
 std::string shape_name(const Shape& s) { return std::to_string(s.n); }
 
 namespace {
-Refusal refusal(const Variant& v, const Shape& s) { return refusal_elementwise(v, s, count_limits(s.n, 1, 1 << 20)); }
+Refusal refusal(const Variant& v, const Shape& s) { return refusal_of(v, s, count_limits(s.n, 1, 1 << 20)); }
 }  // namespace
 
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
