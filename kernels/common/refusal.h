@@ -5,7 +5,6 @@
 // 100 of the 200 instructions of a checked elementwise call (callgrind,
 // floor/scalar/checked_call) and 7 of ft_update's 17 ns.
 #pragma once
-#include <initializer_list>
 #include <string>
 
 #include "kernels/common/variant.h"
@@ -37,16 +36,19 @@ inline Refusal count_limit(const char* name, int value, int lo, int hi, const ch
           name, note, value, lo, hi};
 }
 
-// An op's limits on its counts as plain numbers (a list of Refusals would be built whole,
-// 40 bytes each, on every call): the first one broken, in their order, else empty.
+// An op's limits on its counts as plain numbers: count_limits_of(CountLimit{...}, ...)
+// gives the first one broken, in their order, else empty. A chain of comparisons once
+// inlined (a std::initializer_list was built in memory on every call: 100 instructions of
+// ft_update's checks for five limits).
 struct CountLimit {
   const char* name;
   int value, lo, hi;
 };
-inline Refusal count_limits_of(std::initializer_list<CountLimit> limits) {
-  for (const CountLimit& l : limits)
-    if (l.value < l.lo || l.value > l.hi) return count_limit(l.name, l.value, l.lo, l.hi);
-  return {};
+inline Refusal count_limits_of() { return {}; }
+template <class... More>
+Refusal count_limits_of(const CountLimit& l, const More&... more) {
+  if (l.value < l.lo || l.value > l.hi) return count_limit(l.name, l.value, l.lo, l.hi);
+  return count_limits_of(more...);
 }
 
 // The order of every op's checks: the CPU first (never call code it cannot run), then the

@@ -29,10 +29,10 @@ std::string shape_name(const Shape& s) {
 namespace {
 // The op's own count limits (their order is the messages'), then the variant's supports().
 Refusal refusal(const Variant& v, const Shape& s) {
-  return refusal_of(v, s, count_limits_of({{"l1", s.l1, 1, 4096},
-                                           {"features", s.features, 1, 65536},
-                                           {"active", s.active, 0, 64},
-                                           {"perspectives", s.perspectives, 1, 2}}));
+  return refusal_of(v, s, count_limits_of(CountLimit{"l1", s.l1, 1, 4096},
+                                          CountLimit{"features", s.features, 1, 65536},
+                                          CountLimit{"active", s.active, 0, 64},
+                                          CountLimit{"perspectives", s.perspectives, 1, 2}));
 }
 }  // namespace
 

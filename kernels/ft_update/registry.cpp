@@ -21,11 +21,11 @@ std::string shape_name(const Shape& s) {
 namespace {
 // The op's own count limits (their order is the messages'), then the variant's supports().
 Refusal refusal(const Variant& v, const Shape& s) {
-  return refusal_of(v, s, count_limits_of({{"l1", s.l1, 1, 4096},
-                                           {"features", s.features, 1, 65536},
-                                           {"n_removed", s.n_removed, 0, 64},
-                                           {"n_added", s.n_added, 0, 64},
-                                           {"perspectives", s.perspectives, 1, 2}}));
+  return refusal_of(v, s, count_limits_of(CountLimit{"l1", s.l1, 1, 4096},
+                                          CountLimit{"features", s.features, 1, 65536},
+                                          CountLimit{"n_removed", s.n_removed, 0, 64},
+                                          CountLimit{"n_added", s.n_added, 0, 64},
+                                          CountLimit{"perspectives", s.perspectives, 1, 2}));
 }
 }  // namespace
 
