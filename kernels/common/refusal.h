@@ -3,7 +3,7 @@
 // the numbers that say it and formatted only when a call is refused: built as a
 // std::string at each level of the checks, the empty reasons of accepted calls cost about
 // 100 of the 200 instructions of a checked elementwise call (callgrind,
-// floor/scalar/checked_call) and 7 of ft_update's 17 ns.
+// floor/scalar/checked_call).
 #pragma once
 #include <string>
 
