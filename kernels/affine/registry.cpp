@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 
 #define NNUELAB_ROW(ns, tech, note) \
@@ -40,11 +41,13 @@ std::string from_bits_name(const Variant& v) { return v.info.name + "_from_bits"
 std::string from_list_name(const Variant& v) { return v.info.name + "_from_list"; }
 
 std::string why_unsupported(const Variant& v, const Shape& s) {
-  if (!v.info.available()) return "this CPU lacks " + v.info.missing();
+  Refusal limits;
   if (s.in < 1 || s.in > 65536 || s.out < 1 || s.out > 65536)
-    return "shape " + shape_name(s) + " is outside the op's limits (1..65536 each way)";
-  const char* reason = v.supports(s);
-  return reason ? std::string(reason) : std::string();
+    limits = {[](const Refusal& r) {
+                return "shape " + shape_name({r.a, r.b}) + " is outside the op's limits (1..65536 each way)";
+              },
+              nullptr, "", s.in, s.out};
+  return refusal_of(v, s, limits).message();
 }
 
 Packed prepare(const Variant& v, const Canonical& c) {

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 
 #define NNUELAB_ROW(ns, tech, note) \
@@ -45,17 +46,18 @@ std::span<const Variant> variants() {
 
 std::string shape_name(const Shape& s) { return std::to_string(s.groups); }
 
-std::string why_unsupported(const Variant& v, const Shape& s) {
-  if (!v.info.available()) return "this CPU lacks " + v.info.missing();
-  if (s.groups < 1 || s.groups > (1 << 20)) return "groups must be 1..1048576, got " + std::to_string(s.groups);
-  const char* reason = v.supports(s);
-  return reason ? std::string(reason) : std::string();
+namespace {
+Refusal refusal(const Variant& v, const Shape& s) {
+  return refusal_of(v, s, count_limit("groups", s.groups, 1, 1 << 20));
 }
+}  // namespace
+
+std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
          const std::uint8_t* u2, const std::int8_t* w2) {
-  const std::string why = why_unsupported(v, s);
-  if (!why.empty()) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why);
+  if (const Refusal why = refusal(v, s))
+    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
   if (!acc || !u || !w || !u2 || !w2) throw std::invalid_argument(v.info.name + ": run needs all five buffers");
   check_element_aligned(v.info.name, acc, "acc");
   v.run(s, acc, u, w, u2, w2);
