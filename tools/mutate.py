@@ -536,7 +536,7 @@ def gate_threshold():
     try:
         base = regress_module().load_baseline(path) or {}
     except ValueError as e:
-        die(f"{os.path.relpath(path, ROOT)} is not an instruction baseline ({e}): the gate's threshold is its")
+        die(f"{os.path.relpath(path, ROOT)} is not an instruction baseline ({e}); --gate reads its threshold there")
     return float(base.get("meta", {}).get("threshold_percent", 2.0))
 
 
