@@ -93,7 +93,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 from results import ResultError, base_name, load  # noqa: E402
-from common import build_targets, cpu_model, pin_command, robust_spread  # noqa: E402  (shared)
+from common import build_targets, cpu_model, json_number, pin_command, robust_spread  # noqa: E402  (shared)
 
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
@@ -532,16 +532,12 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
     return rows
 
 
-def _number(x):
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
 # What report reads of each kind of file, as (field, test, what it must be). A file
 # written by this tool passes; a hand-edited, cut or foreign one is refused naming the
 # field instead of failing in the middle of a table with a traceback.
 _TEXT = (lambda x: isinstance(x, str), "a text")
 _WHOLE = (lambda x: isinstance(x, int) and not isinstance(x, bool) and x >= 1, "a whole number >= 1")
-_SECONDS = (lambda x: _number(x) and x > 0, "a number > 0")
+_SECONDS = (lambda x: json_number(x, positive=True), "a number > 0")
 _FLAG = (lambda x: isinstance(x, bool), "true or false")
 _SCRUB = (lambda x: x is None or (isinstance(x, int) and not isinstance(x, bool) and x >= 0),
           "null or a whole number >= 0")
@@ -556,8 +552,8 @@ _FIELDS = {
 }
 _SIDES = {"nnuelab-ab": "AB", "nnuelab-ab-slots": "XYZ"}
 _STEP = {"commit": _TEXT, "outcome": _TEXT}
-_STEP_OPTIONAL = {"position": (_number, "a number"), "p": (lambda x: x is None or _number(x), "null or a number"),
-                  "interval": (lambda x: x is None or (isinstance(x, list) and len(x) == 2 and all(map(_number, x))),
+_STEP_OPTIONAL = {"position": (json_number, "a number"), "p": (lambda x: x is None or json_number(x), "null or a number"),
+                  "interval": (lambda x: x is None or (isinstance(x, list) and len(x) == 2 and all(map(json_number, x))),
                                "null or two numbers")}
 
 
@@ -589,7 +585,7 @@ def check_result(result, path):
         if confirm is not None:
             fields(confirm if isinstance(confirm, dict) else {}, {
                 "A": _TEXT, "slower": _FLAG,
-                "ratios": (lambda x: isinstance(x, dict) and all(map(_number, x.values())), "benchmark: ratio")},
+                "ratios": (lambda x: isinstance(x, dict) and all(map(json_number, x.values())), "benchmark: ratio")},
                 "confirm.")
         return kind
     turns, sides = result.get("turns"), _SIDES[kind]
@@ -605,7 +601,7 @@ def check_result(result, path):
             if not isinstance(turn, dict) or not turn:
                 bad(f"turn {i + 1} of {side} is not a table of benchmarks and their ns")
             for name, ns in turn.items():
-                if not (_number(ns) and ns > 0):
+                if not json_number(ns, positive=True):
                     bad(f"turn {i + 1} of {side}: {name} took {json.dumps(ns)}, not a time > 0")
     return kind
 

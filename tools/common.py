@@ -1,5 +1,5 @@
 """What the Python tools share (tools/ab.py, coverage.py, mutate.py, regress.py): a whole
-number argument's type, the CPU's brand string for their result files, pinning a benchmark
+number argument's type, the test for a number read from a JSON file, the CPU's brand string for their result files, pinning a benchmark
 command to one CPU, the robust spread that tells a case (or a turn) unlike the rest, and
 building targets of a copy of the tree (ab's exported commits, mutate's private copy)."""
 import argparse
@@ -24,6 +24,14 @@ def at_least(lo):
             raise argparse.ArgumentTypeError(f"takes a whole number >= {lo}, not {v}")
         return v
     return whole
+
+
+def json_number(x, positive=False):
+    """Whether x, read by json.load, is a finite number (> 0 with positive): json reads NaN
+    and Infinity, and true is an int to Python; a result or baseline file holding either
+    where a count or a time belongs is refused by its reader, not averaged."""
+    ok = isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+    return ok and (x > 0 or not positive)
 
 
 def cpu_model():

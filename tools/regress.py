@@ -35,7 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
 import results as R  # noqa: E402  (the result files' CPU naming: plots/results.py)
-from common import at_least, pin_command, robust_spread  # noqa: E402  (shared with tools/ab.py)
+from common import at_least, json_number, pin_command, robust_spread  # noqa: E402  (shared with tools/ab.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -263,10 +263,10 @@ def load_baseline(path):
             or not isinstance(data.get("meta", {}), dict):
         raise ValueError("no table of cases and their counts")
     for name, n in data["cases"].items():
-        if isinstance(n, bool) or not isinstance(n, (int, float)) or not (math.isfinite(n) and n > 0):
+        if not json_number(n, positive=True):
             raise ValueError(f"{name} has a count of {n!r} (a finite number > 0 expected)")
     threshold = data.get("meta", {}).get("threshold_percent", 2.0)
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0 <= threshold < math.inf:
+    if not (json_number(threshold) and threshold >= 0):
         raise ValueError(f"its threshold_percent is {threshold!r} (a percentage >= 0 expected)")
     return data
 
@@ -473,7 +473,7 @@ def read_time_baseline(path):
         if not isinstance(ts, list) or not ts:
             raise ValueError(f"{name} has no list of times")
         for t in ts:
-            if isinstance(t, bool) or not isinstance(t, (int, float)) or not (math.isfinite(t) and t > 0):
+            if not json_number(t, positive=True):
                 raise ValueError(f"{name} has a time of {t!r} (a finite number > 0 expected)")
     return expand_timing(data)
 
