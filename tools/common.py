@@ -1,7 +1,8 @@
 """What the Python tools share (tools/ab.py, coverage.py, mutate.py, regress.py): a whole
-number argument's type, the test for a number read from a JSON file, the CPU's brand string for their result files, pinning a benchmark
-command to one CPU, the robust spread that tells a case (or a turn) unlike the rest, and
-building targets of a copy of the tree (ab's exported commits, mutate's private copy)."""
+number argument's type, the test for a number read from a JSON file, the CPU's brand
+string for their result files, pinning a benchmark command to one CPU, the robust spread
+that tells a case (or a turn) unlike the rest, and building targets of a copy of the tree
+(ab's exported commits, mutate's private copy)."""
 import argparse
 import math
 import os
