@@ -123,10 +123,7 @@ Features cpu_features_detected() {
   return f;
 }
 
-Features cpu_features() {
-  static const Features f = cpu_features_detected() & ~disabled_by_env();
-  return f;
-}
+Features cpu_features_once() { return cpu_features_detected() & ~disabled_by_env(); }
 
 std::string feature_names(Features f) {
   std::string out;

@@ -32,8 +32,13 @@ using Features = std::uint64_t;
 
 // Features of this CPU that the OS also enabled (XGETBV for the AVX and AVX-512 register
 // state), minus any named in NNUELAB_DISABLE_FEATURES (comma-separated names, e.g.
-// "avx512f,avx2"): a way to see what a user on an older CPU sees.
-Features cpu_features();
+// "avx512f,avx2"): a way to see what a user on an older CPU sees. Inline, so a checked
+// entry point's CPU test (VariantInfo::available) is a load and a compare, not two calls.
+Features cpu_features_once();  // computes it (may throw on a bad NNUELAB_DISABLE_FEATURES)
+inline Features cpu_features() {
+  static const Features f = cpu_features_once();
+  return f;
+}
 // Features detected before NNUELAB_DISABLE_FEATURES is applied.
 Features cpu_features_detected();
 // "avx2,bmi2" style list; empty string for 0.

@@ -79,10 +79,24 @@ std::vector<int> checked_output_order(const V& v, const typename V::Shape& s, Wh
 
 // The buffer checks of the checked entry points (`entry`: "run" or "run_many", named in
 // the message): input and output given and element-aligned, a bits buffer exactly when the
-// variant writes the nnz bitset.
+// variant writes the nnz bitset. call_buffers_ok is the test, inlined into every checked
+// call; refuse_call_buffers, out of line and cold, finds the first fault and throws it
+// (called only when the test fails, so it must find one: call_buffers_ok is the
+// conjunction of its checks).
+template <class T>
+bool element_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0;
+}
 template <class V>
-void check_call_buffers(const V& v, const typename V::Input* input, const typename V::Output* output,
-                        const std::uint64_t* bits, const char* entry) {
+bool call_buffers_ok(const V& v, const typename V::Input* input, const typename V::Output* output,
+                     const std::uint64_t* bits) {
+  return input && output && element_aligned(input) && element_aligned(output) && element_aligned(bits) &&
+         v.writes_bits == (bits != nullptr);
+}
+template <class V>
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_call_buffers(const V& v, const typename V::Input* input,
+                                                               const typename V::Output* output,
+                                                               const std::uint64_t* bits, const char* entry) {
   if (!input || !output) throw std::invalid_argument(v.info.name + ": " + entry + " needs input and output buffers");
   check_element_aligned(v.info.name, input, "input");
   check_element_aligned(v.info.name, output, "output");
@@ -91,6 +105,7 @@ void check_call_buffers(const V& v, const typename V::Input* input, const typena
     throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: " + entry + " needs a bits buffer");
   if (!v.writes_bits && bits)
     throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+  throw std::logic_error(v.info.name + ": " + entry + ": call_buffers_ok and refuse_call_buffers disagree");
 }
 
 // The checked entry point every elementwise op exposes: refuses (std::invalid_argument
@@ -103,7 +118,8 @@ template <class V, class Name>
 void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
                  typename V::Output* output, std::uint64_t* bits, const Refusal& why, Name shape_name) {
   if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
-  check_call_buffers(v, input, output, bits, "run");
+  if (!call_buffers_ok(v, input, output, bits)) [[unlikely]]
+    refuse_call_buffers(v, input, output, bits, "run");
   v.run(s, input, output, bits);
 }
 
@@ -117,7 +133,8 @@ void run_many_checked(const V& v, const typename V::Shape& s, const typename V::
   if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
   if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
   if (count == 0) return;
-  check_call_buffers(v, input, output, bits, "run_many");
+  if (!call_buffers_ok(v, input, output, bits)) [[unlikely]]
+    refuse_call_buffers(v, input, output, bits, "run_many");
   v.run_many(s, input, output, bits, count);
 }
 

@@ -50,8 +50,6 @@ constexpr FlagRow kFlags[] = {NNUELAB_ISA_FLAG_ROWS};
 
 }  // namespace
 
-bool VariantInfo::available() const { return (cpu_features() & needs) == needs; }
-
 std::string VariantInfo::missing() const { return feature_names(needs & ~cpu_features()); }
 
 Features isa_features(std::string_view isa) {

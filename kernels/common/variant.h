@@ -26,7 +26,8 @@ struct VariantInfo {
   // in programs only when named or forced.
   bool portable = false;
 
-  bool available() const;        // this CPU has every required feature
+  // This CPU has every required feature (inline: every checked call asks first).
+  bool available() const { return (cpu_features() & needs) == needs; }
   std::string missing() const;   // names of the required features this CPU lacks
 };
 

@@ -42,10 +42,36 @@ inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, i
                     std::to_string(features));
 }
 
+// need() and check_ids() as tests, for a checked entry point's fast path: its args_ok
+// runs these (no string is built on the way) and only when one fails calls the op's cold
+// refuse_args, the throwing checks above in the messages' order, to say which.
+template <class T>
+bool usable(const T* ptr) {
+  return ptr && reinterpret_cast<std::uintptr_t>(ptr) % alignof(T) == 0;
+}
+inline bool ids_below(const std::uint32_t* ids, int n, int features) {
+  bool ok = true;  // no early exit: a short list's loop, no branch per id
+  for (int k = 0; k < n; ++k) ok &= ids[k] < std::uint32_t(features);
+  return ok;
+}
+
 // Whether the int16 ranges [a, a + n) and [b, b + n) share an element.
 inline bool overlap(const std::int16_t* a, const std::int16_t* b, int n) {
   const std::less<const std::int16_t*> lt;  // total order even across unrelated arrays
   return lt(a, b + n) && lt(b, a + n);
+}
+
+// The checked run of a feature-transformer op: the shape's refusal `why` (refusal.h), then
+// the arguments. args_ok(s, a) is every argument check as one test, run on every call;
+// refuse_args(who, s, a), the op's cold and out-of-line checks in the messages' order,
+// throws the first fault and is called only when args_ok fails (so it must find one).
+template <class V, class Shape, class Args, class Name, class Ok, class Refuse>
+void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, Name shape_name, Ok args_ok,
+                 Refuse refuse_args) {
+  if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
+  if (!args_ok(s, a)) [[unlikely]]
+    refuse_args(v.info.name, s, a);
+  v.run(s, a);
 }
 
 // run_active of a feature-transformer op: the scalar baseline (first) refuses only what

@@ -31,10 +31,10 @@ Refusal refusal(const Variant& v, const Shape& s) {
 
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
-void run(const Variant& v, const Shape& s, const Args& a) {
-  const std::string& who = v.info.name;
-  if (const Refusal why = refusal(v, s))
-    throw std::invalid_argument(who + " does not support " + shape_name(s) + ": " + why.message());
+namespace {
+// The argument checks of run, in the messages' order: the first fault, thrown (see
+// ft_checks::run_checked).
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_args(const std::string& who, const Shape& s, const Args& a) {
   if (s.n_removed > 0 || s.n_added > 0) ft_checks::need(who, a.weights, "weights");
   for (int p = 0; p < s.perspectives; ++p) {
     ft_checks::need(who, a.prev[p], "prev", p);
@@ -52,7 +52,25 @@ void run(const Variant& v, const Shape& s, const Args& a) {
   }
   if (s.perspectives == 2 && ft_checks::overlap(a.out[0], a.out[1], s.l1))
     ft_checks::fail(who, "out[0] and out[1] overlap");
-  v.run(s, a);
+  throw std::logic_error(who + ": args_ok and refuse_args disagree");
+}
+
+// refuse_args' checks as one test (a pointer is tested before its ids are read).
+bool args_ok(const Shape& s, const Args& a) {
+  using ft_checks::ids_below, ft_checks::overlap, ft_checks::usable;
+  if ((s.n_removed > 0 || s.n_added > 0) && !usable(a.weights)) return false;
+  for (int p = 0; p < s.perspectives; ++p) {
+    if (!usable(a.prev[p]) || !usable(a.out[p])) return false;
+    if (s.n_removed > 0 && !(usable(a.removed[p]) && ids_below(a.removed[p], s.n_removed, s.features))) return false;
+    if (s.n_added > 0 && !(usable(a.added[p]) && ids_below(a.added[p], s.n_added, s.features))) return false;
+    if (s.in_place ? a.out[p] != a.prev[p] : overlap(a.out[p], a.prev[p], s.l1)) return false;
+  }
+  return s.perspectives != 2 || !overlap(a.out[0], a.out[1], s.l1);
+}
+}  // namespace
+
+void run(const Variant& v, const Shape& s, const Args& a) {
+  ft_checks::run_checked(v, s, a, refusal(v, s), shape_name, args_ok, refuse_args);
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
