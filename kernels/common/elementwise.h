@@ -115,7 +115,7 @@ template <class V>
 // every call, and formatting the name each time cost about 13 ns of their 21
 // (floor/scalar/checked_call against empty_call), the reason as strings 3 of the 8 left.
 template <class V, class Name>
-void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
+[[gnu::always_inline]] inline void run_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
                  typename V::Output* output, std::uint64_t* bits, const Refusal& why, Name shape_name) {
   if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
   if (!call_buffers_ok(v, input, output, bits)) [[unlikely]]
@@ -126,7 +126,7 @@ void run_checked(const V& v, const typename V::Shape& s, const typename V::Input
 // The checked entry point of the inlined form (V::run_many): run_checked's checks, plus a
 // variant that has the form and a count >= 0; count = 0 writes nothing.
 template <class V, class Name>
-void run_many_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
+[[gnu::always_inline]] inline void run_many_checked(const V& v, const typename V::Shape& s, const typename V::Input* input,
                       typename V::Output* output, std::uint64_t* bits, int count, const Refusal& why,
                       Name shape_name) {
   if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
