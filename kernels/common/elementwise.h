@@ -83,10 +83,6 @@ std::vector<int> checked_output_order(const V& v, const typename V::Shape& s, Wh
 // call; refuse_call_buffers, out of line and cold, finds the first fault and throws it
 // (called only when the test fails, so it must find one: call_buffers_ok is the
 // conjunction of its checks).
-template <class T>
-bool element_aligned(const T* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0;
-}
 template <class V>
 bool call_buffers_ok(const V& v, const typename V::Input* input, const typename V::Output* output,
                      const std::uint64_t* bits) {

@@ -98,6 +98,12 @@ const V& active_variant(std::span<const V> all) {
   return active_variant(all, [](const V&) { return true; });
 }
 
+// Whether p sits on a multiple of its element's alignment (null does).
+template <class T>
+bool element_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % alignof(T) == 0;
+}
+
 // Pointer arguments of the checked entry points: no variant needs more than the element's
 // own alignment (every vector load and store of a caller's buffer is unaligned; aligned
 // loads touch only the lab's own 64-byte aligned tables and packed weights), but the
@@ -107,7 +113,7 @@ const V& active_variant(std::span<const V> all) {
 template <class T>
 void check_element_aligned(const std::string& who, const T* p, const char* name) {
   const auto at = reinterpret_cast<std::uintptr_t>(p);
-  if (at % alignof(T))
+  if (!element_aligned(p))
     throw std::invalid_argument(who + ": " + name + " is not aligned to its " + std::to_string(alignof(T)) +
                                 "-byte elements (address ending in " + std::to_string(at % 64) + " mod 64)");
 }

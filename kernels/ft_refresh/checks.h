@@ -30,7 +30,7 @@ inline std::string arg_name(const char* name, int p = -1) {
 template <class T>
 void need(const std::string& who, const T* ptr, const char* name, int p = -1) {
   if (!ptr) fail(who, arg_name(name, p) + " is null");
-  if (reinterpret_cast<std::uintptr_t>(ptr) % alignof(T))
+  if (!element_aligned(ptr))
     fail(who, arg_name(name, p) + " is not aligned to its " + std::to_string(alignof(T)) + "-byte elements");
 }
 
@@ -47,7 +47,7 @@ inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, i
 // refuse_args, the throwing checks above in the messages' order, to say which.
 template <class T>
 bool usable(const T* ptr) {
-  return ptr && reinterpret_cast<std::uintptr_t>(ptr) % alignof(T) == 0;
+  return ptr && element_aligned(ptr);
 }
 inline bool ids_below(const std::uint32_t* ids, int n, int features) {
   bool ok = true;  // no early exit: a short list's loop, no branch per id
