@@ -5,6 +5,9 @@
 // 100 of the 200 instructions of a checked elementwise call (callgrind,
 // floor/scalar/checked_call).
 #pragma once
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
 #include <string>
 
 #include "kernels/common/variant.h"
@@ -62,6 +65,21 @@ Refusal refusal_of(const V& v, const Shape& s, const Refusal& op_limits) {
   if (op_limits) return op_limits;
   const char* reason = v.supports(s);
   return reason ? refuse_text(reason) : Refusal{};
+}
+
+// The entry points that take a float tensor rather than a Shape (quantize, octav_step)
+// refuse a call directly: std::invalid_argument "<variant>: <why>", the CPU checked first as
+// refusal_of does. Cold: an accepted call formats nothing.
+[[noreturn, gnu::cold]] inline void refuse_call(const VariantInfo& info, const std::string& why) {
+  throw std::invalid_argument(info.name + ": " + why);
+}
+inline void require_available(const VariantInfo& info) {
+  if (!info.available()) [[unlikely]]
+    refuse_call(info, "this CPU lacks " + info.missing());
+}
+// Why x[i], not finite, is refused: "x[i] is NaN" or "x[i] is infinite".
+inline std::string non_finite_element(const float* x, std::size_t i) {
+  return "x[" + std::to_string(i) + "] is " + (std::isnan(x[i]) ? "NaN" : "infinite");
 }
 
 }  // namespace nnuelab

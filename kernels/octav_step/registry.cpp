@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 
 #define NNUELAB_ROW(ns, tech, note) \
@@ -31,7 +32,7 @@ std::string why_invalid_tensor(const float* x, std::size_t n) {
   if (!x) return "tensor pointer is null";
   bool any_nonzero = false;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(x[i])) return "x[" + std::to_string(i) + "] is " + (std::isnan(x[i]) ? "NaN" : "infinite");
+    if (!std::isfinite(x[i])) return non_finite_element(x, i);
     if (std::fabs(x[i]) > kMaxAbs)
       return "|x[" + std::to_string(i) + "]| = " + std::to_string(x[i]) + " exceeds 1e30 (float block sums could overflow)";
     any_nonzero |= x[i] != 0.0f;
@@ -40,16 +41,10 @@ std::string why_invalid_tensor(const float* x, std::size_t n) {
   return {};
 }
 
-namespace {
-[[noreturn]] void refuse(const Variant* v, const std::string& why) {
-  throw std::invalid_argument((v ? v->info.name : std::string("octav_step")) + ": " + why);
-}
-}  // namespace
-
 Sums run(const Variant& v, const float* x, std::size_t n, float s) {
-  if (!v.info.available()) refuse(&v, "this CPU lacks " + v.info.missing());
-  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse(&v, why);
-  if (!std::isfinite(s) || s <= 0.0f) refuse(&v, "s = " + std::to_string(s) + " must be finite and > 0");
+  require_available(v.info);
+  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse_call(v.info, why);
+  if (!std::isfinite(s) || s <= 0.0f) refuse_call(v.info, "s = " + std::to_string(s) + " must be finite and > 0");
   Sums out;
   v.run(x, n, s, &out);
   return out;
@@ -57,11 +52,11 @@ Sums run(const Variant& v, const float* x, std::size_t n, float s) {
 
 Solution solve(const Variant& v, const float* x, std::size_t n, double noise, double s0, int max_iter,
                double rel_tol) {
-  if (!v.info.available()) refuse(&v, "this CPU lacks " + v.info.missing());
-  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse(&v, why);
-  if (!std::isfinite(s0) || s0 <= 0) refuse(&v, "s0 = " + std::to_string(s0) + " must be finite and > 0");
-  if (!std::isfinite(noise) || noise <= 0) refuse(&v, "the noise coefficient must be finite and > 0");
-  if (max_iter < 1) refuse(&v, "max_iter must be >= 1");
+  require_available(v.info);
+  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse_call(v.info, why);
+  if (!std::isfinite(s0) || s0 <= 0) refuse_call(v.info, "s0 = " + std::to_string(s0) + " must be finite and > 0");
+  if (!std::isfinite(noise) || noise <= 0) refuse_call(v.info, "the noise coefficient must be finite and > 0");
+  if (max_iter < 1) refuse_call(v.info, "max_iter must be >= 1");
   float max_abs = 0;
   for (std::size_t i = 0; i < n; ++i) max_abs = std::max(max_abs, std::fabs(x[i]));
   // The largest float below max|x|: it still clips the largest element, so the numerator

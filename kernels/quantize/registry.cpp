@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 #include "reference/octav.h"
 
@@ -37,18 +38,17 @@ namespace {
 template <class T>
 void checked(const Variant& v, const float* x, std::size_t n, float s, int bits, int max_bits, T* out,
              void (*fn)(const float*, std::size_t, const Params&, T*)) {
-  auto refuse = [&](const std::string& why) { throw std::invalid_argument(v.info.name + ": " + why); };
-  if (!v.info.available()) refuse("this CPU lacks " + v.info.missing());
-  if (n == 0) refuse("empty tensor (n == 0)");
-  if (!x || !out) refuse("run needs input and output buffers");
+  require_available(v.info);
+  if (n == 0) refuse_call(v.info, "empty tensor (n == 0)");
+  if (!x || !out) refuse_call(v.info, "run needs input and output buffers");
   Params p;
   try {
     p = params(s, bits, max_bits);
   } catch (const std::invalid_argument& e) {
-    refuse(e.what());
+    refuse_call(v.info, e.what());
   }
   for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(x[i])) refuse("x[" + std::to_string(i) + "] is " + (std::isnan(x[i]) ? "NaN" : "infinite"));
+    if (!std::isfinite(x[i])) refuse_call(v.info, non_finite_element(x, i));
   fn(x, n, p, out);
 }
 
