@@ -42,9 +42,7 @@ inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, i
                     std::to_string(features));
 }
 
-// need() and check_ids() as tests, for a checked entry point's fast path: its args_ok
-// runs these (no string is built on the way) and only when one fails calls the op's cold
-// refuse_args, the throwing checks above in the messages' order, to say which.
+// need() and check_ids() as tests: no string is built on the way.
 template <class T>
 bool usable(const T* ptr) {
   return ptr && element_aligned(ptr);
@@ -61,16 +59,59 @@ inline bool overlap(const std::int16_t* a, const std::int16_t* b, int n) {
   return lt(a, b + n) && lt(b, a + n);
 }
 
+// An op's argument checks are written once, as a function of a checker c, in the
+// messages' order, each check one of
+//   c.need(ptr, name[, p])                 non-null and aligned (need)
+//   c.ids(list, n, features, name, p)      every id < features (check_ids); after the
+//                                          list's need, so a pointer is tested before its
+//                                          ids are read
+//   c.require(ok, say)                     any other condition; say() is its message
+// each returning false to stop at a fault. Run with Test (on every call) they are one test
+// that formats nothing; with Refuse (cold, only after Test said no) the first fault throws
+// its message. One description, two readings: they cannot disagree on what is refused.
+struct Test {
+  template <class T>
+  bool need(const T* ptr, const char*, int = -1) const { return usable(ptr); }
+  bool ids(const std::uint32_t* list, int n, int features, const char*, int) const {
+    return ids_below(list, n, features);
+  }
+  template <class Say>
+  bool require(bool ok, Say&&) const { return ok; }
+};
+struct Refuse {
+  const std::string& who;
+  template <class T>
+  bool need(const T* ptr, const char* name, int p = -1) const {
+    ft_checks::need(who, ptr, name, p);
+    return true;
+  }
+  bool ids(const std::uint32_t* list, int n, int features, const char* name, int p) const {
+    check_ids(who, list, n, features, name, p);
+    return true;
+  }
+  template <class Say>
+  bool require(bool ok, Say&& say) const {
+    if (!ok) fail(who, say());
+    return true;
+  }
+};
+
+// The cold half of run_checked: the checks read by Refuse, which throws the first fault.
+template <class Shape, class Args, class Checks>
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_args(const std::string& who, const Shape& s, const Args& a,
+                                                         Checks checks) {
+  checks(Refuse{who}, s, a);
+  throw std::logic_error(who + ": the argument checks failed as a test but found no fault to report");
+}
+
 // The checked run of a feature-transformer op: the shape's refusal `why` (refusal.h), then
-// the arguments. args_ok(s, a) is every argument check as one test, run on every call;
-// refuse_args(who, s, a), the op's cold and out-of-line checks in the messages' order,
-// throws the first fault and is called only when args_ok fails (so it must find one).
-template <class V, class Shape, class Args, class Name, class Ok, class Refuse>
-void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, Name shape_name, Ok args_ok,
-                 Refuse refuse_args) {
+// the arguments: checks(c, s, a), the op's argument checks (above), read as one Test on
+// every call and, only when it fails, by the cold refuse_args.
+template <class V, class Shape, class Args, class Name, class Checks>
+void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, Name shape_name, Checks checks) {
   if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
-  if (!args_ok(s, a)) [[unlikely]]
-    refuse_args(v.info.name, s, a);
+  if (!checks(Test{}, s, a)) [[unlikely]]
+    refuse_args(v.info.name, s, a, checks);
   v.run(s, a);
 }
 

@@ -39,36 +39,24 @@ Refusal refusal(const Variant& v, const Shape& s) {
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 namespace {
-// The argument checks of run, in the messages' order: the first fault, thrown (see
-// ft_checks::run_checked).
-[[noreturn, gnu::cold, gnu::noinline]] void refuse_args(const std::string& who, const Shape& s, const Args& a) {
-  ft_checks::need(who, a.bias, "bias");
-  if (s.active > 0) ft_checks::need(who, a.weights, "weights");
+// The argument checks of run, in the messages' order (ft_checks: one description, read as
+// a test on every call and as the refusal's messages).
+constexpr auto check_args = [](const auto& c, const Shape& s, const Args& a) {
+  if (!c.need(a.bias, "bias")) return false;
+  if (s.active > 0 && !c.need(a.weights, "weights")) return false;
   for (int p = 0; p < s.perspectives; ++p) {
-    ft_checks::need(who, a.acc[p], "acc", p);
-    if (s.active > 0) ft_checks::need(who, a.active[p], "active", p);
-    ft_checks::check_ids(who, a.active[p], s.active, s.features, "active", p);
+    if (!c.need(a.acc[p], "acc", p)) return false;
+    if (s.active > 0 && !c.need(a.active[p], "active", p)) return false;
+    if (!c.ids(a.active[p], s.active, s.features, "active", p)) return false;
   }
   // The two-perspective pass interleaves stores to both accumulators.
-  if (s.perspectives == 2 && ft_checks::overlap(a.acc[0], a.acc[1], s.l1))
-    ft_checks::fail(who, "acc[0] and acc[1] overlap");
-  throw std::logic_error(who + ": args_ok and refuse_args disagree");
-}
-
-// refuse_args' checks as one test (a pointer is tested before its ids are read).
-bool args_ok(const Shape& s, const Args& a) {
-  using ft_checks::usable;
-  if (!usable(a.bias) || (s.active > 0 && !usable(a.weights))) return false;
-  for (int p = 0; p < s.perspectives; ++p) {
-    if (!usable(a.acc[p])) return false;
-    if (s.active > 0 && !(usable(a.active[p]) && ft_checks::ids_below(a.active[p], s.active, s.features))) return false;
-  }
-  return s.perspectives != 2 || !ft_checks::overlap(a.acc[0], a.acc[1], s.l1);
-}
+  return c.require(s.perspectives != 2 || !ft_checks::overlap(a.acc[0], a.acc[1], s.l1),
+                   [] { return std::string("acc[0] and acc[1] overlap"); });
+};
 }  // namespace
 
 void run(const Variant& v, const Shape& s, const Args& a) {
-  ft_checks::run_checked(v, s, a, refusal(v, s), shape_name, args_ok, refuse_args);
+  ft_checks::run_checked(v, s, a, refusal(v, s), shape_name, check_args);
 }
 
 std::span<const FloorKernel> floor_kernels() {

@@ -32,45 +32,35 @@ Refusal refusal(const Variant& v, const Shape& s) {
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 namespace {
-// The argument checks of run, in the messages' order: the first fault, thrown (see
-// ft_checks::run_checked).
-[[noreturn, gnu::cold, gnu::noinline]] void refuse_args(const std::string& who, const Shape& s, const Args& a) {
-  if (s.n_removed > 0 || s.n_added > 0) ft_checks::need(who, a.weights, "weights");
+// The argument checks of run, in the messages' order (ft_checks: one description, read as
+// a test on every call and as the refusal's messages).
+constexpr auto check_args = [](const auto& c, const Shape& s, const Args& a) {
+  using ft_checks::arg_name, ft_checks::overlap;
+  if ((s.n_removed > 0 || s.n_added > 0) && !c.need(a.weights, "weights")) return false;
   for (int p = 0; p < s.perspectives; ++p) {
-    ft_checks::need(who, a.prev[p], "prev", p);
-    ft_checks::need(who, a.out[p], "out", p);
-    if (s.n_removed > 0) ft_checks::need(who, a.removed[p], "removed", p);
-    if (s.n_added > 0) ft_checks::need(who, a.added[p], "added", p);
-    ft_checks::check_ids(who, a.removed[p], s.n_removed, s.features, "removed", p);
-    ft_checks::check_ids(who, a.added[p], s.n_added, s.features, "added", p);
-    using ft_checks::arg_name;
-    if (s.in_place && a.out[p] != a.prev[p])
-      ft_checks::fail(who, "an in-place update needs " + arg_name("out", p) + " == " + arg_name("prev", p));
+    if (!c.need(a.prev[p], "prev", p) || !c.need(a.out[p], "out", p)) return false;
+    if (s.n_removed > 0 && !(c.need(a.removed[p], "removed", p) &&
+                             c.ids(a.removed[p], s.n_removed, s.features, "removed", p)))
+      return false;
+    if (s.n_added > 0 && !(c.need(a.added[p], "added", p) && c.ids(a.added[p], s.n_added, s.features, "added", p)))
+      return false;
+    if (!c.require(!s.in_place || a.out[p] == a.prev[p], [&] {
+          return "an in-place update needs " + arg_name("out", p) + " == " + arg_name("prev", p);
+        }))
+      return false;
     // A copy update that overlapped would read rows of prev it already wrote.
-    if (!s.in_place && ft_checks::overlap(a.out[p], a.prev[p], s.l1))
-      ft_checks::fail(who, arg_name("out", p) + " overlaps " + arg_name("prev", p) + " (use in_place with out == prev)");
+    if (!c.require(s.in_place || !overlap(a.out[p], a.prev[p], s.l1), [&] {
+          return arg_name("out", p) + " overlaps " + arg_name("prev", p) + " (use in_place with out == prev)";
+        }))
+      return false;
   }
-  if (s.perspectives == 2 && ft_checks::overlap(a.out[0], a.out[1], s.l1))
-    ft_checks::fail(who, "out[0] and out[1] overlap");
-  throw std::logic_error(who + ": args_ok and refuse_args disagree");
-}
-
-// refuse_args' checks as one test (a pointer is tested before its ids are read).
-bool args_ok(const Shape& s, const Args& a) {
-  using ft_checks::ids_below, ft_checks::overlap, ft_checks::usable;
-  if ((s.n_removed > 0 || s.n_added > 0) && !usable(a.weights)) return false;
-  for (int p = 0; p < s.perspectives; ++p) {
-    if (!usable(a.prev[p]) || !usable(a.out[p])) return false;
-    if (s.n_removed > 0 && !(usable(a.removed[p]) && ids_below(a.removed[p], s.n_removed, s.features))) return false;
-    if (s.n_added > 0 && !(usable(a.added[p]) && ids_below(a.added[p], s.n_added, s.features))) return false;
-    if (s.in_place ? a.out[p] != a.prev[p] : overlap(a.out[p], a.prev[p], s.l1)) return false;
-  }
-  return s.perspectives != 2 || !overlap(a.out[0], a.out[1], s.l1);
-}
+  return c.require(s.perspectives != 2 || !overlap(a.out[0], a.out[1], s.l1),
+                   [] { return std::string("out[0] and out[1] overlap"); });
+};
 }  // namespace
 
 void run(const Variant& v, const Shape& s, const Args& a) {
-  ft_checks::run_checked(v, s, a, refusal(v, s), shape_name, args_ok, refuse_args);
+  ft_checks::run_checked(v, s, a, refusal(v, s), shape_name, check_args);
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
