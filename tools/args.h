@@ -41,15 +41,19 @@ inline double real_number(const std::string& what, const std::string& text, doub
   return v;
 }
 
-// Runs `read`, which reads number arguments with the functions above and stores them; false,
-// with "<program>: <the reason>" on stderr, when it refuses one (the caller exits 2).
+// Runs `read`, which reads number arguments with the functions above (or throws
+// std::invalid_argument itself) and stores them; false, with "<program>: <the reason>" on
+// stderr, and " (<usage>)" after it when given, when it refuses one (the caller exits 2).
 template <class Read>
-bool read_or_say(const char* program, Read read) {
+bool read_or_say(const char* program, Read read, const char* usage = nullptr) {
   try {
     read();
     return true;
   } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "%s: %s\n", program, e.what());
+    if (usage)
+      std::fprintf(stderr, "%s: %s (%s)\n", program, e.what(), usage);
+    else
+      std::fprintf(stderr, "%s: %s\n", program, e.what());
     return false;
   }
 }

@@ -20,13 +20,11 @@
 
 int main(int argc, char** argv) {
   double seconds = 10;
-  try {
+  const auto read = [&] {
     if (argc > 2) throw std::invalid_argument("one argument at most");
     if (argc == 2) seconds = nnuelab::tools::real_number("SECONDS", argv[1], 0, 3600);
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "nnuelab_noise: %s (usage: nnuelab_noise [SECONDS], default 10)\n", e.what());
-    return 2;
-  }
+  };
+  if (!nnuelab::tools::read_or_say("nnuelab_noise", read, "usage: nnuelab_noise [SECONDS], default 10")) return 2;
   try {
     const auto r = nnuelab::bench::probe_noise(seconds);
     if (!r) {
