@@ -113,7 +113,7 @@ for filt, said in (("(", "is not a regular expression (ECMAScript)"), ("^no/such
 for thr in ("nan", "-1", "inf"):
     p = subprocess.run(["/usr/bin/python3", regress, "check", "--threshold", thr, "--baseline", baseline,
                         "--binary", binary], capture_output=True, text=True)
-    check(p.returncode == 2 and "--threshold takes a percentage >= 0" in p.stderr,
+    check(p.returncode == 2 and "argument --threshold: takes a percentage >= 0" in p.stderr,
           f"check --threshold {thr}: exit {p.returncode}, {p.stderr.strip()[-120:]!r}")
 # An instruction baseline that is not one (a merge's conflict lines, a count that is no
 # number > 0, NaN included, a threshold that is no percentage) stops check before the

@@ -93,7 +93,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 from results import ResultError, base_name, load  # noqa: E402
-from common import build_targets, cpu_model, json_number, pin_command, robust_spread  # noqa: E402  (shared)
+from common import at_least, build_targets, cpu_model, json_number, number_in, pin_command, robust_spread  # noqa: E402  (shared)
 
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
@@ -243,14 +243,6 @@ def turn_times(path, per_turn="min"):
 
 
 def check_run_args(args):
-    if args.turns < 1 or args.repetitions < 1:
-        raise AbError("--turns and --repetitions take whole numbers >= 1")
-    if not 0 < args.min_time < math.inf:  # float("nan") passed `<= 0`
-        raise AbError("--min-time takes seconds > 0")
-    if args.scrub is not None and args.scrub < 0:
-        raise AbError("--scrub takes a number of branches >= 0")
-    if args.keep_trees < 0:
-        raise AbError("--keep-trees takes a number of trees >= 0")
     try:
         re.compile(args.filter)
     except re.error as e:
@@ -623,8 +615,6 @@ def report(args):
 
 
 def cmd_prune(args):
-    if args.keep < 0:
-        raise AbError("--keep takes a number of trees >= 0")
     trees, runs, freed = prune(args.keep, 0)
     kept = exported_trees()
     say(f"removed {trees} exported tree(s) and {runs} run folder(s): {freed / 2**30:.1f} GiB freed; "
@@ -937,22 +927,32 @@ def slower_exit(rows, args):
     return 0
 
 
+class ArgParser(argparse.ArgumentParser):
+    """argparse with its refusals said as ab's own are ("ab: <what>", exit 2), then the
+    usage (the bounds of --turns, --min-time, --threshold and the like are argument types,
+    common.at_least and number_in)."""
+    def error(self, message):
+        print(f"ab: {message}", file=sys.stderr)
+        self.print_usage(sys.stderr)
+        sys.exit(2)
+
+
 def main(argv):
-    ap = argparse.ArgumentParser(prog="./lab ab", description=__doc__.split("\n")[0])
+    ap = ArgParser(prog="./lab ab", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="mode", required=True)
     def run_options(r):
         r.add_argument("--filter", required=True, help="the benchmarks to compare (as ./lab bench --filter)")
-        r.add_argument("--turns", type=int, default=10)
-        r.add_argument("--repetitions", type=int, default=3)
+        r.add_argument("--turns", type=at_least(1), default=10)
+        r.add_argument("--repetitions", type=at_least(1), default=3)
         r.add_argument("--per-turn", choices=("min", "median"), default="min")
-        r.add_argument("--min-time", type=float, default=0.1)
-        r.add_argument("--scrub", type=int)
+        r.add_argument("--min-time", type=number_in("seconds > 0", 0, above=True), default=0.1)
+        r.add_argument("--scrub", type=at_least(0))
         r.add_argument("--full", action="store_true")
-        r.add_argument("--threshold", type=float, default=1.0)
+        r.add_argument("--threshold", type=number_in("a percentage >= 0", 0), default=1.0)
         r.add_argument("--no-pin", action="store_true")
         r.add_argument("--keep-spells", action="store_true")
         r.add_argument("--adjust", choices=tuple(ADJUST), default="bh")
-        r.add_argument("--keep-trees", type=int, default=KEEP_TREES)
+        r.add_argument("--keep-trees", type=at_least(0), default=KEEP_TREES)
     r = sub.add_parser("run", prog="./lab ab")
     r.add_argument("rev_a")
     r.add_argument("rev_b")
@@ -974,18 +974,16 @@ def main(argv):
     o.add_argument("--out")
     q = sub.add_parser("report", prog="./lab ab report")
     q.add_argument("result")
-    q.add_argument("--threshold", type=float, default=1.0)
+    q.add_argument("--threshold", type=number_in("a percentage >= 0", 0), default=1.0)
     q.add_argument("--fail-on-slower", action="store_true")
     q.add_argument("--keep-spells", action="store_true")
     q.add_argument("--adjust", choices=tuple(ADJUST), default="bh")
     c = sub.add_parser("prune", prog="./lab ab prune")
-    c.add_argument("--keep", type=int, default=0, help="the most recently used exported trees to keep")
+    c.add_argument("--keep", type=at_least(0), default=0, help="the most recently used exported trees to keep")
     args = ap.parse_args(argv)
     try:
         if args.mode == "prune":
             return cmd_prune(args)
-        if not 0 <= args.threshold < math.inf:  # a NaN threshold called nothing slower
-            raise AbError("--threshold takes a percentage >= 0")
         if args.mode == "bisect":
             return cmd_bisect(args)
         if args.mode == "slots":

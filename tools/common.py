@@ -1,5 +1,5 @@
 """What the Python tools share (tools/ab.py, coverage.py, mutate.py, regress.py): a whole
-number argument's type, the test for a number read from a JSON file, the CPU's brand
+number argument's type and a bounded number's, the test for a number read from a JSON file, the CPU's brand
 string for their result files, pinning a benchmark command to one CPU, the robust spread
 that tells a case (or a turn) unlike the rest, and building targets of a copy of the tree
 (ab's exported commits, mutate's private copy)."""
@@ -25,6 +25,22 @@ def at_least(lo):
             raise argparse.ArgumentTypeError(f"takes a whole number >= {lo}, not {v}")
         return v
     return whole
+
+
+def number_in(what, lo, hi=math.inf, above=False, below=True):
+    """An argparse type: a finite number x with lo <= x (lo < x with above) and x < hi
+    (x <= hi with below=False); argparse exits 2 with "argument --NAME: takes WHAT, not X".
+    float("nan") passes every `x < lo` test, so each bound is tested as what must hold: a
+    NaN --threshold once made a gate that passes all, a NaN --min-time a run of nothing."""
+    def number(text):
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
+        if not (math.isfinite(v) and (v > lo if above else v >= lo) and (v < hi if below else v <= hi)):
+            raise argparse.ArgumentTypeError(f"takes {what}, not {text}")
+        return v
+    return number
 
 
 def json_number(x, positive=False):

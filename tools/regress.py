@@ -35,7 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
 import results as R  # noqa: E402  (the result files' CPU naming: plots/results.py)
-from common import at_least, json_number, pin_command, robust_spread  # noqa: E402  (shared with tools/ab.py)
+from common import at_least, json_number, number_in, pin_command, robust_spread  # noqa: E402  (shared with tools/ab.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -851,28 +851,21 @@ def main():
     ap.add_argument("--default-baseline", default=DEFAULT_TIMING_BASELINE,
                     help="timing: read when --baseline-dir has no file of this core, written by "
                          "--update-baseline for a run without a signature (default results/baseline-timing.json)")
-    ap.add_argument("--threshold", type=float, help="percent growth that fails (default: the baseline's, 2)")
+    ap.add_argument("--threshold", type=number_in("a percentage >= 0", 0), help="percent growth that fails (default: the baseline's, 2)")
     ap.add_argument("--filter", help="only the cases matching this regex")
     ap.add_argument("--bench", help="timing: the nnuelab_bench binary")
     ap.add_argument("--out", help="timing: where to write the JSON (default results/<host>-timing.json)")
     ap.add_argument("--repetitions", type=at_least(1), default=9, help="timing: 9 or more for a meaningful U test")
-    ap.add_argument("--min-time", type=float, default=0.01,
+    ap.add_argument("--min-time", type=number_in("seconds > 0", 0, above=True), default=0.01,
                     help="timing: Google Benchmark's minimum time per repetition, before the harness's "
                          "per-case scaling (default 0.01 s: the report's 535 or so cases x 9 in about 2.5 minutes)")
     ap.add_argument("--skip-on-other-toolchain", action="store_true",
                     help="check: exit 77 (skip) when compiler, flags, valgrind or SIMDe differ from the baseline's")
-    ap.add_argument("--alpha", type=float, default=0.05, help="timing: U test significance level")
+    ap.add_argument("--alpha", type=number_in("a level between 0 and 1", 0, 1, above=True), default=0.05, help="timing: U test significance level")
     ap.add_argument("--cpu", type=at_least(0), default=1, help="timing: the CPU taskset pins to")
     ap.add_argument("--update-baseline", action="store_true",
                     help="timing: write this run to the baseline afterwards (compact form)")
     a = ap.parse_args()
-    # float("nan") passes every `x < lo` test: a NaN --threshold made a gate that passes all.
-    if a.threshold is not None and not 0 <= a.threshold < math.inf:
-        die(f"--threshold takes a percentage >= 0, not {a.threshold}")
-    if not 0 < a.min_time < math.inf:
-        die(f"--min-time takes seconds > 0, not {a.min_time}")
-    if not 0 < a.alpha < 1:
-        die(f"--alpha takes a level between 0 and 1, not {a.alpha}")
     if a.filter:
         check_filter(a.binary, a.filter)
     if a.command == "timing":
