@@ -16,6 +16,11 @@ import statistics
 import sys
 from collections import OrderedDict
 
+# tools/common.py's json_number: the one test of a number read from a JSON file (the
+# result readers of ./lab ab and ./lab regress use it too).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from common import json_number  # noqa: E402
+
 NAME = re.compile(r"^(?P<op>[a-z0-9_]+)/(?P<isa>[a-z0-9-]+)/(?P<tech>[a-z0-9_]+)/"
                   r"(?P<shape>[^/]+)/(?P<kind>[a-z0-9-]+):(?P<pct>[0-9.]+)")
 
@@ -508,11 +513,10 @@ def load(path):
         # A timed repetition's time is a finite number > 0: Python's json takes NaN and
         # Infinity (Google Benchmark writes them for non-finite values), and a NaN among the
         # times would make every median, ratio and winner after it arbitrary.
-        try:
-            t = float(b["real_time"]) * TIME_SCALE[b.get("time_unit", "ns")]
-        except (KeyError, TypeError, ValueError):
-            t = None
-        if t is None or not (math.isfinite(t) and t > 0):
+        t = b.get("real_time")
+        scale = TIME_SCALE.get(b.get("time_unit", "ns"))
+        t = float(t) * scale if json_number(t, positive=True) and scale else None
+        if t is None or not math.isfinite(t):  # a huge time in seconds overflows
             raise ResultError(f"{path}: not a benchmark result: {name} has no valid real_time "
                               f"({b.get('real_time', 'none')!r}; a timed repetition's is a finite number > 0)")
         r.times.append(t)
@@ -520,7 +524,7 @@ def load(path):
         # that repetition's counters, so the counter's median is over its finite values and a
         # counter with none reads as not measured (an empty cell), never "nan%".
         for k, v in b.items():
-            if k not in GB_FIELDS and isinstance(v, (int, float)) and math.isfinite(v):
+            if k not in GB_FIELDS and json_number(v):
                 r._counters.setdefault(k, []).append(float(v))
     for r in results.values():
         # A benchmark that was timed in some repetitions (a run interrupted or out of budget
