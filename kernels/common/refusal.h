@@ -67,15 +67,16 @@ Refusal refusal_of(const V& v, const Shape& s, const Refusal& op_limits) {
   return reason ? refuse_text(reason) : Refusal{};
 }
 
-// The entry points that take a float tensor rather than a Shape (quantize, octav_step)
-// refuse a call directly: std::invalid_argument "<variant>: <why>", the CPU checked first as
-// refusal_of does. Cold: an accepted call formats nothing.
-[[noreturn, gnu::cold]] inline void refuse_call(const VariantInfo& info, const std::string& why) {
-  throw std::invalid_argument(info.name + ": " + why);
+// A checked call refused directly, not through a shape's Refusal (the argument checks of
+// ft_refresh / ft_update, the float-tensor entry points of quantize and octav_step):
+// std::invalid_argument "<who>: <why>", who being the variant's name. Cold: an accepted
+// call formats nothing. require_available: the CPU first, as refusal_of checks it.
+[[noreturn, gnu::cold]] inline void refuse_call(const std::string& who, const std::string& why) {
+  throw std::invalid_argument(who + ": " + why);
 }
 inline void require_available(const VariantInfo& info) {
   if (!info.available()) [[unlikely]]
-    refuse_call(info, "this CPU lacks " + info.missing());
+    refuse_call(info.name, "this CPU lacks " + info.missing());
 }
 // Why x[i], not finite, is refused: "x[i] is NaN" or "x[i] is infinite".
 inline std::string non_finite_element(const float* x, std::size_t i) {

@@ -14,10 +14,6 @@
 
 namespace nnuelab::ft_checks {
 
-[[noreturn]] inline void fail(const std::string& who, const std::string& what) {
-  throw std::invalid_argument(who + ": " + what);
-}
-
 // An argument's name as the messages print it: "bias", or per perspective "acc[1]"
 // (p >= 0). Built only when a check fails: the checks themselves format nothing, as they
 // run before every call.
@@ -29,16 +25,16 @@ inline std::string arg_name(const char* name, int p = -1) {
 // perspective of a per-perspective argument (arg_name).
 template <class T>
 void need(const std::string& who, const T* ptr, const char* name, int p = -1) {
-  if (!ptr) fail(who, arg_name(name, p) + " is null");
+  if (!ptr) refuse_call(who, arg_name(name, p) + " is null");
   if (!element_aligned(ptr))
-    fail(who, arg_name(name, p) + " is not aligned to its " + std::to_string(alignof(T)) + "-byte elements");
+    refuse_call(who, arg_name(name, p) + " is not aligned to its " + std::to_string(alignof(T)) + "-byte elements");
 }
 
 // Every id of list[0..n) must be < features: a kernel reads row id unchecked.
 inline void check_ids(const std::string& who, const std::uint32_t* ids, int n, int features, const char* name, int p) {
   for (int k = 0; k < n; ++k)
     if (ids[k] >= std::uint32_t(features))
-      fail(who, arg_name(name, p) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " >= features " +
+      refuse_call(who, arg_name(name, p) + "[" + std::to_string(k) + "] = " + std::to_string(ids[k]) + " >= features " +
                     std::to_string(features));
 }
 
@@ -91,7 +87,7 @@ struct Refuse {
   }
   template <class Say>
   bool require(bool ok, Say&& say) const {
-    if (!ok) fail(who, say());
+    if (!ok) refuse_call(who, say());
     return true;
   }
 };

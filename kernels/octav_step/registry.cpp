@@ -43,8 +43,8 @@ std::string why_invalid_tensor(const float* x, std::size_t n) {
 
 Sums run(const Variant& v, const float* x, std::size_t n, float s) {
   require_available(v.info);
-  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse_call(v.info, why);
-  if (!std::isfinite(s) || s <= 0.0f) refuse_call(v.info, "s = " + std::to_string(s) + " must be finite and > 0");
+  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse_call(v.info.name, why);
+  if (!std::isfinite(s) || s <= 0.0f) refuse_call(v.info.name, "s = " + std::to_string(s) + " must be finite and > 0");
   Sums out;
   v.run(x, n, s, &out);
   return out;
@@ -53,10 +53,10 @@ Sums run(const Variant& v, const float* x, std::size_t n, float s) {
 Solution solve(const Variant& v, const float* x, std::size_t n, double noise, double s0, int max_iter,
                double rel_tol) {
   require_available(v.info);
-  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse_call(v.info, why);
-  if (!std::isfinite(s0) || s0 <= 0) refuse_call(v.info, "s0 = " + std::to_string(s0) + " must be finite and > 0");
-  if (!std::isfinite(noise) || noise <= 0) refuse_call(v.info, "the noise coefficient must be finite and > 0");
-  if (max_iter < 1) refuse_call(v.info, "max_iter must be >= 1");
+  if (std::string why = why_invalid_tensor(x, n); !why.empty()) refuse_call(v.info.name, why);
+  if (!std::isfinite(s0) || s0 <= 0) refuse_call(v.info.name, "s0 = " + std::to_string(s0) + " must be finite and > 0");
+  if (!std::isfinite(noise) || noise <= 0) refuse_call(v.info.name, "the noise coefficient must be finite and > 0");
+  if (max_iter < 1) refuse_call(v.info.name, "max_iter must be >= 1");
   float max_abs = 0;
   for (std::size_t i = 0; i < n; ++i) max_abs = std::max(max_abs, std::fabs(x[i]));
   // The largest float below max|x|: it still clips the largest element, so the numerator

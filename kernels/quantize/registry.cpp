@@ -39,16 +39,16 @@ template <class T>
 void checked(const Variant& v, const float* x, std::size_t n, float s, int bits, int max_bits, T* out,
              void (*fn)(const float*, std::size_t, const Params&, T*)) {
   require_available(v.info);
-  if (n == 0) refuse_call(v.info, "empty tensor (n == 0)");
-  if (!x || !out) refuse_call(v.info, "run needs input and output buffers");
+  if (n == 0) refuse_call(v.info.name, "empty tensor (n == 0)");
+  if (!x || !out) refuse_call(v.info.name, "run needs input and output buffers");
   Params p;
   try {
     p = params(s, bits, max_bits);
   } catch (const std::invalid_argument& e) {
-    refuse_call(v.info, e.what());
+    refuse_call(v.info.name, e.what());
   }
   for (std::size_t i = 0; i < n; ++i)
-    if (!std::isfinite(x[i])) refuse_call(v.info, non_finite_element(x, i));
+    if (!std::isfinite(x[i])) refuse_call(v.info.name, non_finite_element(x, i));
   fn(x, n, p, out);
 }
 
