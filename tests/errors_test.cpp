@@ -59,6 +59,13 @@ void expect_error(const std::function<void()>& call, const std::string& message)
   }
 }
 
+// The refusal of a pointer not aligned to its `bytes`-byte elements, as every checked entry
+// point words it (check_element_aligned), written out here so that a change to it shows.
+std::string not_aligned(const std::string& who, const char* name, int bytes, const void* p) {
+  return who + ": " + name + " is not aligned to its " + std::to_string(bytes) + "-byte elements (address ending in " +
+         std::to_string(reinterpret_cast<std::uintptr_t>(p) % 64) + " mod 64)";
+}
+
 template <class V>
 const V& first(std::span<const V> all) {
   return all.front();  // the scalar baseline: every registry lists it first, on every CPU
@@ -201,8 +208,7 @@ TEST(Errors, ElementwiseMisalignedInput) {
   alignas(8) std::uint8_t raw[16] = {};
   std::uint8_t out[4];
   const auto* odd = reinterpret_cast<const std::int16_t*>(raw + 1);  // never dereferenced: refused first
-  expect_error([&] { crelu16::run(v, {4}, odd, out); }, v.info.name + ": input is not aligned to its 2-byte elements (address ending in " +
-                                                            std::to_string(reinterpret_cast<std::uintptr_t>(odd) % 64) + " mod 64)");
+  expect_error([&] { crelu16::run(v, {4}, odd, out); }, not_aligned(v.info.name, "input", 2, odd));
 }
 
 TEST(Errors, ElementwiseBitsMisuse) {
@@ -211,10 +217,10 @@ TEST(Errors, ElementwiseBitsMisuse) {
   std::uint8_t out[64];
   std::uint64_t bits[2];
   expect_error([&] { crelu16::run(v, {4}, in, out, bits); },
-               v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
+               v.info.name + ": pass no bits buffer: the variant writes no nnz bitset (only *_bits variants do)");
   const crelu16::Variant* b = first_bits(crelu16::variants());
   if (!b) GTEST_SKIP() << "no crelu16 *_bits variant runs on this CPU";
-  expect_error([&] { crelu16::run(*b, {64}, in, out); }, b->info.name + " writes the nnz bitset of its output: run needs a bits buffer");
+  expect_error([&] { crelu16::run(*b, {64}, in, out); }, b->info.name + ": run needs a bits buffer: the variant writes the nnz bitset of its output");
 }
 
 // ---- affine ---------------------------------------------------------------------------
@@ -242,15 +248,12 @@ TEST(Errors, AffineNullWeights) {
 TEST(Errors, AffineMisalignedBiasAndOutput) {
   AffineFixture f;
   const auto* bias = reinterpret_cast<const std::int32_t*>(reinterpret_cast<const std::uint8_t*>(f.b) + 2);
-  const std::string tail = " mod 64)";
   expect_error([&] { affine::prepare(f.v, {{64, 8}, f.w.data(), bias}); },
-               f.v.info.name + ": bias is not aligned to its 4-byte elements (address ending in " +
-                   std::to_string(reinterpret_cast<std::uintptr_t>(bias) % 64) + tail);
+               not_aligned(f.v.info.name, "bias", 4, bias));
   const affine::Packed p = affine::prepare(f.v, {{64, 8}, f.w.data(), f.b});
   auto* out = reinterpret_cast<std::int32_t*>(reinterpret_cast<std::uint8_t*>(f.out) + 1);
   expect_error([&] { affine::run(f.v, p, f.in, out); },
-               f.v.info.name + ": output is not aligned to its 4-byte elements (address ending in " +
-                   std::to_string(reinterpret_cast<std::uintptr_t>(out) % 64) + tail);
+               not_aligned(f.v.info.name, "output", 4, out));
 }
 
 TEST(Errors, AffineRunNeedsBuffersAndItsOwnPreparedWeights) {
@@ -312,8 +315,7 @@ TEST(Errors, FindNnz) {
                v.info.name + " does not support 6/chunks: the chunks form needs n % 4 == 0");
   expect_error([&] { find_nnz::run(v, {64}, nullptr, idx); }, v.info.name + ": run needs input and output buffers");
   auto* odd = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(idx) + 1);
-  expect_error([&] { find_nnz::run(v, {64}, in, odd); }, v.info.name + ": indices is not aligned to its 2-byte elements (address ending in " +
-                                                              std::to_string(reinterpret_cast<std::uintptr_t>(odd) % 64) + " mod 64)");
+  expect_error([&] { find_nnz::run(v, {64}, in, odd); }, not_aligned(v.info.name, "indices", 2, odd));
 }
 
 TEST(Errors, DotU8i8) {
@@ -324,8 +326,7 @@ TEST(Errors, DotU8i8) {
   expect_error([&] { dot_u8i8::run(v, {0}, acc, u, w, u, w); }, v.info.name + " does not support 0: groups must be 1..1048576, got 0");
   expect_error([&] { dot_u8i8::run(v, {4}, acc, u, nullptr, u, w); }, v.info.name + ": run needs all five buffers");
   auto* odd = reinterpret_cast<std::int32_t*>(reinterpret_cast<std::uint8_t*>(acc) + 2);
-  expect_error([&] { dot_u8i8::run(v, {4}, odd, u, w, u, w); }, v.info.name + ": acc is not aligned to its 4-byte elements (address ending in " +
-                                                                     std::to_string(reinterpret_cast<std::uintptr_t>(odd) % 64) + " mod 64)");
+  expect_error([&] { dot_u8i8::run(v, {4}, odd, u, w, u, w); }, not_aligned(v.info.name, "acc", 4, odd));
 }
 
 // ---- feature transformer ---------------------------------------------------------------
@@ -341,7 +342,7 @@ TEST(Errors, FtRefresh) {
   expect_error([&] { ft_refresh::run(v, {32, 4, 1, 1}, a); }, v.info.name + ": bias is null");
   a.bias = bias.data();
   a.acc[0] = reinterpret_cast<std::int16_t*>(reinterpret_cast<std::uint8_t*>(acc.data()) + 1);
-  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 1}, a); }, v.info.name + ": acc[0] is not aligned to its 2-byte elements");
+  expect_error([&] { ft_refresh::run(v, {32, 4, 1, 1}, a); }, not_aligned(v.info.name, "acc[0]", 2, a.acc[0]));
   a.acc[0] = acc.data(), a.acc[1] = acc.data() + 16, a.active[1] = ids;
   expect_error([&] { ft_refresh::run(v, {32, 4, 1, 2}, a); }, v.info.name + ": acc[0] and acc[1] overlap");
   a.acc[1] = acc.data() + 32;
@@ -363,7 +364,7 @@ TEST(Errors, FtUpdate) {
   a.weights = w.data(), a.prev[0] = prev.data(), a.out[0] = out.data(), a.removed[0] = ids, a.added[0] = ids;
   expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, true}, a); }, v.info.name + ": an in-place update needs out[0] == prev[0]");
   a.out[0] = reinterpret_cast<std::int16_t*>(reinterpret_cast<std::uint8_t*>(out.data()) + 1);
-  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); }, v.info.name + ": out[0] is not aligned to its 2-byte elements");
+  expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); }, not_aligned(v.info.name, "out[0]", 2, a.out[0]));
   a.out[0] = prev.data() + 1;
   expect_error([&] { ft_update::run(v, {32, 4, 1, 1, 1, false}, a); },
                v.info.name + ": out[0] overlaps prev[0] (use in_place with out == prev)");

@@ -4,11 +4,13 @@
 // Scalar-side header.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "kernels/common/arg_checks.h"
 #include "kernels/common/refusal.h"
 #include "kernels/common/variant.h"
 
@@ -78,31 +80,21 @@ std::vector<int> checked_output_order(const V& v, const typename V::Shape& s, Wh
 }
 
 // The buffer checks of the checked entry points (`entry`: "run" or "run_many", named in
-// the message): input and output given and element-aligned, a bits buffer exactly when the
-// variant writes the nnz bitset. call_buffers_ok is the test, inlined into every checked
-// call; refuse_call_buffers, out of line and cold, finds the first fault and throws it
-// (called only when the test fails, so it must find one: call_buffers_ok is the
-// conjunction of its checks).
-template <class V>
-bool call_buffers_ok(const V& v, const typename V::Input* input, const typename V::Output* output,
-                     const std::uint64_t* bits) {
-  return input && output && element_aligned(input) && element_aligned(output) && element_aligned(bits) &&
-         v.writes_bits == (bits != nullptr);
-}
-template <class V>
-[[noreturn, gnu::cold, gnu::noinline]] void refuse_call_buffers(const V& v, const typename V::Input* input,
-                                                               const typename V::Output* output,
-                                                               const std::uint64_t* bits, const char* entry) {
-  if (!input || !output) throw std::invalid_argument(v.info.name + ": " + entry + " needs input and output buffers");
-  check_element_aligned(v.info.name, input, "input");
-  check_element_aligned(v.info.name, output, "output");
-  if (bits) check_element_aligned(v.info.name, bits, "bits");
-  if (v.writes_bits && !bits)
-    throw std::invalid_argument(v.info.name + " writes the nnz bitset of its output: " + entry + " needs a bits buffer");
-  if (!v.writes_bits && bits)
-    throw std::invalid_argument(v.info.name + " does not write an nnz bitset (only *_bits variants do): pass no bits buffer");
-  throw std::logic_error(v.info.name + ": " + entry + ": call_buffers_ok and refuse_call_buffers disagree");
-}
+// the messages), on a checker c (arg_checks.h: read as the test inlined into every checked
+// call, and cold as the refusal of the first fault): input and output given and
+// element-aligned, a bits buffer exactly when the variant writes the nnz bitset.
+// writes_bits: the variant's, by reference (std::cref): read where it is tested, not
+// loaded ahead of the tests (2 instructions more per call when it came by value).
+constexpr auto buffer_checks = [](const auto& c, const bool& writes_bits, const auto* input, const auto* output,
+                                  const std::uint64_t* bits, const char* entry) {
+  return c.require(input && output, [&] { return std::string(entry) + " needs input and output buffers"; }) &&
+         c.aligned(input, "input") && c.aligned(output, "output") && c.aligned(bits, "bits") &&
+         // One comparison for both ways round (two requires compiled to two more branches).
+         c.require(writes_bits == (bits != nullptr), [&] {
+           return writes_bits ? std::string(entry) + " needs a bits buffer: the variant writes the nnz bitset of its output"
+                              : std::string("pass no bits buffer: the variant writes no nnz bitset (only *_bits variants do)");
+         });
+};
 
 // The checked entry point every elementwise op exposes: refuses (std::invalid_argument
 // naming the variant, the shape and the reason) instead of running on a bad shape or
@@ -118,8 +110,7 @@ template <class V, class Name>
                                                const typename V::Input* input, typename V::Output* output,
                                                std::uint64_t* bits, const Refusal& why, Name shape_name) {
   if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
-  if (!call_buffers_ok(v, input, output, bits)) [[unlikely]]
-    refuse_call_buffers(v, input, output, bits, "run");
+  arg_checks::check(v.info.name, buffer_checks, std::cref(v.writes_bits), input, output, bits, "run");
   v.run(s, input, output, bits);
 }
 
@@ -134,8 +125,7 @@ template <class V, class Name>
   if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
   if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
   if (count == 0) return;
-  if (!call_buffers_ok(v, input, output, bits)) [[unlikely]]
-    refuse_call_buffers(v, input, output, bits, "run_many");
+  arg_checks::check(v.info.name, buffer_checks, std::cref(v.writes_bits), input, output, bits, "run_many");
   v.run_many(s, input, output, bits, count);
 }
 

@@ -108,8 +108,8 @@ bool element_aligned(const T* p) {
 // own alignment (every vector load and store of a caller's buffer is unaligned; aligned
 // loads touch only the lab's own 64-byte aligned tables and packed weights), but the
 // scalar forms and tails dereference T* directly, where a misaligned T* is undefined.
-// Throws std::invalid_argument "<who>: <name> at 0x... is not aligned to its N-byte
-// elements".
+// Throws std::invalid_argument "<who>: <name> is not aligned to its N-byte elements
+// (address ending in A mod 64)".
 template <class T>
 void check_element_aligned(const std::string& who, const T* p, const char* name) {
   const auto at = reinterpret_cast<std::uintptr_t>(p);

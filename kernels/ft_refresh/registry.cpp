@@ -39,7 +39,7 @@ Refusal refusal(const Variant& v, const Shape& s) {
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 namespace {
-// The argument checks of run, in the messages' order (ft_checks: one description, read as
+// The argument checks of run, in the messages' order (arg_checks.h: one description, read as
 // a test on every call and as the refusal's messages).
 constexpr auto check_args = [](const auto& c, const Shape& s, const Args& a) {
   if (!c.need(a.bias, "bias")) return false;

@@ -32,7 +32,7 @@ Refusal refusal(const Variant& v, const Shape& s) {
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
 namespace {
-// The argument checks of run, in the messages' order (ft_checks: one description, read as
+// The argument checks of run, in the messages' order (arg_checks.h: one description, read as
 // a test on every call and as the refusal's messages).
 constexpr auto check_args = [](const auto& c, const Shape& s, const Args& a) {
   using ft_checks::arg_name, ft_checks::overlap;
