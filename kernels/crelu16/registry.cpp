@@ -8,9 +8,10 @@
 #define NNUELAB_REGISTRY_LIST "kernels/crelu16/crelu16.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_CRELU16_KERNEL
 #define NNUELAB_REGISTRY_LANES  // the *_lanes forms' declared lane counts
-#define NNUELAB_COUNTED_LIMITS(n) count_limits(n, 1, 1 << 20)
-#define NNUELAB_COUNTED_OUT_BYTES(s) (s).n  // n output bytes
-#include "kernels/common/counted_registry.inc"
+#define NNUELAB_ELEMENTWISE_SHAPE_NAME(s) count_shape_name(s)
+#define NNUELAB_ELEMENTWISE_LIMITS(s) count_limits((s).n, 1, 1 << 20)
+#define NNUELAB_ELEMENTWISE_OUT_BYTES(s) (s).n  // n output bytes
+#include "kernels/common/elementwise_registry.inc"
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::crelu16 {

@@ -8,8 +8,9 @@
 #define NNUELAB_REGISTRY_LIST "kernels/pool_product2/pool_product2.inc"
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_POOL_PRODUCT2_KERNEL
 #define NNUELAB_REGISTRY_LANES  // NNUELAB_VARIANT_LANES lines: packus lane counts
-#define NNUELAB_COUNTED_LIMITS(n) paired_limits(n)
-#include "kernels/common/counted_registry.inc"
+#define NNUELAB_ELEMENTWISE_SHAPE_NAME(s) count_shape_name(s)
+#define NNUELAB_ELEMENTWISE_LIMITS(s) paired_limits((s).n)
+#include "kernels/common/elementwise_registry.inc"
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::pool_product2 {

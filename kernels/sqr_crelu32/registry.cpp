@@ -9,11 +9,10 @@
 #define NNUELAB_REGISTRY_KERNEL NNUELAB_SQR_CRELU32_KERNEL
 #define NNUELAB_REGISTRY_LANES  // the *_lanes forms' declared lane counts
 #define NNUELAB_REGISTRY_MANY   // every kernel has its inlined form, <tech>_run_many
-#define NNUELAB_SHIFTED32_MAX_N (1 << 20)
-#define NNUELAB_SHIFTED32_MAX_SHIFT 28
-#define NNUELAB_SHIFTED32_NOTE ""
-#define NNUELAB_SHIFTED32_OUT_BYTES(s) (s).n
-#include "kernels/common/shifted32_registry.inc"
+#define NNUELAB_ELEMENTWISE_SHAPE_NAME(s) shifted_shape_name(s)
+#define NNUELAB_ELEMENTWISE_LIMITS(s) shifted_limits((s).n, (s).shift, (1 << 20), 28)
+#define NNUELAB_ELEMENTWISE_OUT_BYTES(s) (s).n
+#include "kernels/common/elementwise_registry.inc"
 #include "kernels/common/registry_table.inc"
 
 namespace nnuelab::sqr_crelu32 {
