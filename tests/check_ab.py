@@ -273,6 +273,80 @@ def check_whole_run():
               f"{len(turn_files)} turn files, {rows[0]['verdict']} at {rows[0]['ratio']:.3f}")
 
 
+# A kernel for check_kernel_code, compiled three ways: as it is, moved by a function
+# defined before it, and with one constant changed.
+KERNEL = """
+PAD
+namespace nnuelab::avx2::x {
+[[gnu::noinline]] int t_run(const int* p, int n) {
+  int s = 0;
+  for (int i = 0; i < n; ++i) s += p[i] * K;
+  return s;
+}
+}  // namespace nnuelab::avx2::x
+int main(int argc, char**) { int v[4] = {argc, 2, 3, 4}; return nnuelab::avx2::x::t_run(v, 4) & 1; }
+"""
+
+
+def check_kernel_code():
+    """tools/kernel_code.py: the kernel a benchmark name times; a moved function with the
+    same instructions compares equal, one with a changed constant does not; a benchmark
+    without a kernel, and one whose function is missing, are said so; ab's report prints
+    the note under a called row and the result file keeps it."""
+    import kernel_code
+    want = {"affine/ssse3/dot1/1024x32/chunk:15": "nnuelab::ssse3::affine::dot1_run",
+            "affine/avx2/sparse_blocked4_lut_x2_from_bits/1536x16/real-1536": "nnuelab::avx2::affine::sparse_blocked4_lut_x2_run_bits",
+            "affine/avx2/sparse_blocked4_lut_acc1_from_list/1024x32/chunk:15": "nnuelab::avx2::affine::sparse_blocked4_lut_acc1_run_list",
+            "crelu32/avx2/packs_shift_imm_lanes/32>>6+inlined/dense:100": "nnuelab::avx2::crelu32::packs_shift_imm_lanes_run_many",
+            "ft_refresh/xsimd-avx2/tiled/1024x30/dense:100": "nnuelab::xsimd_avx2::ft_refresh::tiled_run",
+            "floor/scalar/checked_call/32>>6/dense:100": None, "peak/avx2/maddubs_madd/chains8": None,
+            "affine/scalar/reference/1024x32/dense:100": None}
+    got = {n: kernel_code.kernel_function(n) for n in want}
+    check(got == want, f"the kernel functions of benchmark names: {got}")
+    with tempfile.TemporaryDirectory() as tmp:
+        bins = {}
+        for key, pad, k in (("a", "", "3"), ("moved", "int pad(int a) { volatile int x = a; return x * 3 + x / 7 + 1; }", "3"),
+                            ("changed", "", "5")):
+            src = os.path.join(tmp, key + ".cpp")
+            with open(src, "w") as f:
+                f.write(KERNEL.replace("PAD", pad).replace("K", k))
+            bins[key] = os.path.join(tmp, key)
+            subprocess.run(["g++", "-O2", "-o", bins[key], src], check=True)
+        name = "x/avx2/t/64/dense:100"
+        moved = kernel_code.compare_builds(bins["a"], bins["moved"], [name, "floor/scalar/empty_call/32"])
+        changed = kernel_code.compare_builds(bins["a"], bins["changed"], [name])[name]
+        lacking = kernel_code.compare_builds(bins["a"], bins["a"], ["x/avx2/u/64/dense:100"])
+        m = moved[name]
+        check(m["function"] == "nnuelab::avx2::x::t_run" and m["same"] and m["A"] != m["B"] and
+              m["instructions"][0] == m["instructions"][1] > 3 and not changed["same"] and
+              moved["floor/scalar/empty_call/32"] == {"function": None},
+              f"the same kernel moved compares equal, a changed one does not: {m}, {changed}")
+        said = [kernel_code.describe(e) for e in (m, changed, lacking["x/avx2/u/64/dense:100"])]
+        check("machine code the same in A and B" in said[0] and "placement" in said[0] and
+              "machine code changed" in said[1] and "not found in either binary" in said[2],
+              f"what the report says of each: {said}")
+        # The report under a called row, and the result file read again with it.
+        result = {"kind": "nnuelab-ab", "A": "a", "B": "b", "grid": "quick", "scrub": None, "repetitions": 1,
+                  "min_time": 0.1, "pinned": False, "date": "today", "cpu": "test",
+                  "turns": {"A": [{name: 100.0} for _ in range(8)], "B": [{name: 110.0 + i} for i in range(8)]},
+                  "code": moved}
+        ab.check_result(json.loads(json.dumps(result)), "r.json")
+        import contextlib
+        import io
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):
+            ab.print_report(result, 1.0)
+        check(f"  {name}: nnuelab::avx2::x::t_run: machine code the same in A and B, at " in text.getvalue(),
+              f"the report notes the called row's kernel: {text.getvalue()[-300:]!r}")
+        result["code"] = {name: {"function": "f", "A": -1, "B": 0, "same": True, "instructions": [1, 1]}}
+        try:
+            ab.check_result(result, "r.json")
+            refused = ""
+        except ab.AbError as e:
+            refused = str(e)
+        check("code of " + name + ": A is -1" in refused, f"a bad code entry refused: {refused!r}")
+
+
 def check_whole_bisect():
     """ab.cmd_bisect from the first comparison to the summary file, in a scratch git
     repository of six commits (GOOD, four candidates touching kernels/, one touching only
@@ -444,6 +518,7 @@ def main():
     check_bisect()
     check_place()
     check_whole_run()
+    check_kernel_code()
     check_whole_bisect()
     check_slots()
     check_rotate()

@@ -94,6 +94,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
 from results import ResultError, base_name, load  # noqa: E402
 from common import at_least, build_targets, cpu_model, json_number, number_in, pin_command, robust_spread  # noqa: E402  (shared)
+import kernel_code  # noqa: E402
 
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
@@ -355,10 +356,28 @@ def timed_comparison(args, side_a, side_b, out=None, stop_on_interrupt=False):
     turns, stamp, pinned = time_in_turns(args, {"A": side_a, "B": side_b}, lone_call_warning, stop_on_interrupt)
     result = run_record("nnuelab-ab", args, turns, pinned, A=side_a[0], B=side_b[0], commit_A=side_a[1],
                         commit_B=side_b[1])
+    # build() again only looks up the benches time_in_turns built.
+    note_kernel_code(result, args, build(*side_a[1:], jobs=1), build(*side_b[1:], jobs=1))
     out = write_result(result, out or result_path("ab", stamp))
     rows = print_report(result, args.threshold, args.keep_spells, args.adjust)
     say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return rows, out
+
+
+def note_kernel_code(result, args, bench_a, bench_b):
+    """Adds to an A/B result whether the kernels of the benchmarks it calls changed their
+    machine code between the two builds, and where they sit (tools/kernel_code.py): a
+    build can move an unchanged kernel, and its time with it."""
+    rows, _ = compare(result["turns"]["A"], result["turns"]["B"], args.threshold, args.keep_spells, args.adjust)
+    called = [r["name"] for r in rows if r["verdict"] != "same"]
+    if not called:
+        return
+    try:
+        result["code"] = kernel_code.compare_builds(bench_a, bench_b, called)
+    except OSError as e:
+        say(f"the called benchmarks' kernel code was not compared (binutils' nm and objdump: {e})")
+    except subprocess.CalledProcessError as e:
+        say(f"the called benchmarks' kernel code was not compared ({(e.stderr or '').strip() or e})")
 
 
 def run_record(kind, args, turns, pinned, **sides):
@@ -519,6 +538,12 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
     elif len(rows) >= 10:
         print(f"{called} of {len(rows)} called; at p < {P_LEVEL} about {len(rows) * P_LEVEL:.0f} of {len(rows)} "
               f"equal benchmarks may be called by chance: repeat a call that matters, or give it more turns")
+    code = result.get("code") or {}
+    noted = [r["name"] for r in rows if r["verdict"] != "same" and r["name"] in code]
+    if noted:
+        print("the called benchmarks' kernels in the two builds (objdump, addresses left out):")
+        for name in noted:
+            print(f"  {name}: {kernel_code.describe(code[name])}")
     if any(r["p"] is None for r in rows):
         print("p n/a: scipy is missing (Debian's python3-scipy; ./lab installs it)")
     return rows
@@ -534,6 +559,8 @@ _FLAG = (lambda x: isinstance(x, bool), "true or false")
 _SCRUB = (lambda x: x is None or (isinstance(x, int) and not isinstance(x, bool) and x >= 0),
           "null or a whole number >= 0")
 _TEXTS = (lambda x: isinstance(x, list) and all(isinstance(c, str) for c in x), "a list of texts")
+_ADDRESS = (lambda x: x is None or (isinstance(x, int) and not isinstance(x, bool) and x >= 0),
+            "null or a whole number >= 0")
 _TIMED = {"repetitions": _WHOLE, "min_time": _SECONDS, "pinned": _FLAG, "date": _TEXT}
 _FIELDS = {
     "nnuelab-ab": {"A": _TEXT, "B": _TEXT, "grid": _TEXT, "scrub": _SCRUB, **_TIMED},
@@ -580,6 +607,18 @@ def check_result(result, path):
                 "ratios": (lambda x: isinstance(x, dict) and all(map(json_number, x.values())), "benchmark: ratio")},
                 "confirm.")
         return kind
+    code = result.get("code")
+    if code is not None:
+        if not isinstance(code, dict):
+            bad("code is not a table of benchmarks and their kernels")
+        for name, entry in code.items():
+            if not isinstance(entry, dict) or not (entry.get("function") is None or isinstance(entry["function"], str)):
+                bad(f"code of {name} is not a kernel's entry")
+            if entry.get("function") is not None:
+                fields(entry, {"A": _ADDRESS, "B": _ADDRESS, "same": _FLAG,
+                               "instructions": (lambda x: isinstance(x, list) and len(x) == 2 and
+                                                all(v is None or _ADDRESS[0](v) for v in x),
+                                                "two counts")}, f"code of {name}: ")
     turns, sides = result.get("turns"), _SIDES[kind]
     if not isinstance(turns, dict) or sorted(turns) != sorted(sides):
         bad(f"turns holds {sorted(turns) if isinstance(turns, dict) else 'no sides'}, not the sides "
