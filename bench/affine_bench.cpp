@@ -186,6 +186,36 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
   }
 }
 
+// floor/scalar/empty_affine and floor/scalar/checked_affine: time_affine's loop calling a
+// kernel that does nothing, directly through a registry entry's pointer (as the variants
+// above are timed) and through affine::run, the checked entry point (null buffers, the
+// output's alignment, weights prepared by this same variant). checked_affine's time minus
+// empty_affine's is what those checks cost per call. The entry is the scalar baseline's
+// with its run swapped, its weights prepared by that copy.
+[[gnu::noinline]] void empty_affine_kernel(const affine::Packed&, const std::uint8_t*, std::int32_t*) { asm volatile(""); }
+void (*volatile g_empty_affine)(const affine::Packed&, const std::uint8_t*, std::int32_t*) = &empty_affine_kernel;
+
+void register_affine_floors(const Shape& s) {
+  if (forced_variant()) return;
+  std::string suffix = "/";  // appended piecewise, as in register_shape
+  suffix += affine::shape_name(s);
+  suffix += "/dense:100";
+  for (const bool checked : {false, true})
+    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_affine" : "empty_affine") + suffix,
+                               nullptr, call_bytes(s), [s, checked](benchmark::State& st) {
+                                 affine::Variant v = affine::variants().front();
+                                 v.run = g_empty_affine;
+                                 const Weights& w = weights_for(s);
+                                 const affine::Packed packed = affine::prepare(v, {s, w.w.data(), w.b.data()});
+                                 time_affine(st, s, activation_pool(s.in, Density{}), false, "scalar",
+                                             [&](const std::uint8_t* x, std::int32_t* y) {
+                                               if (checked) affine::run(v, packed, x, y);
+                                               else v.run(packed, x, y);
+                                             });
+                                 for (const char* c : {"macs", "useful_macs", "pct_peak"}) st.counters.erase(c);
+                               });
+}
+
 }  // namespace
 
 void register_affine() {
@@ -196,6 +226,7 @@ void register_affine() {
     for (const Density& d : input_layer ? density_grid() : std::vector<Density>{{}})
       register_shape(s, d.name(), d.kind == DensityKind::kDense, [s, d] { return &activation_pool(s.in, d); });
   }
+  register_affine_floors({32, 32});  // the checks do not depend on the shape
   // Real inputs: the first layer of each traced net, at 16 and 32 outputs.
   std::string why;
   if (!workloads::data_dir(&why)) {
