@@ -108,6 +108,24 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
     write(os.path.join(folder, "zen5.json"), ZEN5)
 
 
+# ---- the kernels' fingerprints: a bad table refused; what a listed case's note says ---------
+with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
+    path = os.path.join(d, "b.json")
+    with open(path, "w") as f:
+        f.write('{"format": "%s", "context": {}, "code": {"x/avx2/t/1/dense:100": 7}, "time_unit": "ns", '
+                '"real_time": {"x/scalar/reference/1": [1.0]}}' % regress.BASELINE_FORMAT)
+    try:
+        regress.read_time_baseline(path)
+        said = ""
+    except ValueError as e:
+        said = str(e)
+    check("fingerprints" in said, f"a fingerprint that is not a text: not a time baseline ({said})")
+    notes = [regress.code_note("a1", "a1"), regress.code_note("a1", "b2"), regress.code_note(None, "b2"),
+             regress.code_note("a1", None)]
+    check("is the baseline's" in notes[0] and "changed since the baseline" in notes[1] and notes[2:] == ["", ""],
+          f"a listed case's note: the same code, changed code, unknown either side: {notes}")
+
+
 # ---- a --baseline that is not one: refused before the minutes of timing ---------------------
 with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
     bad = os.path.join(d, "bad.json")
@@ -179,6 +197,18 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
                   written["context"].get("nnuelab_cpu_signature") == signature and
                   written["real_time"] == ran and len(ran) >= 2 and all(len(v) == 2 for v in ran.values()),
                   f"it holds this run: its signature, its {len(ran)} benchmarks' 2 repetitions each")
+            # The kernels' fingerprints: one per form with a kernel of its own (not the
+            # reference), by the report's case names (no /manual_time), equal to the
+            # fingerprint of that function's code in the bench.
+            import kernel_code
+            forms = sorted({"/".join(k.split("/")[:5]) for k in ran if kernel_code.kernel_function(k)})
+            code = written.get("code", {})
+            fn = kernel_code.kernel_function(forms[0]) if forms else None
+            own_code = kernel_code.Binary(bench).code(fn) if fn else None
+            check(forms and sorted(code) == sorted(forms) and own_code is not None and
+                  code[forms[0]] == kernel_code.fingerprint(own_code[1]) and
+                  regress.read_time_baseline(own)["code"] == code,
+                  f"and its kernels' fingerprints, read back with it: {code} for {forms}")
         text = timing(folder, default, out)
         check("(this core's)" in text and ": the same core" in text, "the second run read it as this core's")
         # Its forms at the shapes with a reference (not the inlined shape: no reference there).

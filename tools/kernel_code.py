@@ -13,6 +13,7 @@ targets by symbol, RIP-relative data by the symbol objdump names): a moved funct
 instructions are the same compares equal. Only the function's own instructions are
 compared, not the functions it calls nor the data it reads. Needs binutils (nm, objdump).
 """
+import hashlib
 import re
 import subprocess
 
@@ -75,6 +76,50 @@ class Binary:
                                f"--stop-address={at + size:#x}", self.path], capture_output=True, text=True,
                               check=True).stdout
         return at, normalized(text)
+
+
+def functions_code(binary, wanted):
+    """{function name: normalized instructions} of the functions named in `wanted` that a
+    Binary has, in one objdump pass over the whole binary (about a second for
+    nnuelab_bench), each cut at its symbol's size as code() cuts it (the padding after a
+    function changes with where the next one starts)."""
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", binary.path], capture_output=True,
+                          text=True, check=True).stdout
+    out, name, body, end = {}, None, [], 0
+    for line in text.splitlines() + [""]:
+        head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
+        if head or not line:
+            if name is not None:
+                out.setdefault(name, normalized("\n".join(body)))
+            name, body = None, []
+            if head and head.group(2).split("(")[0] in wanted:
+                name = head.group(2).split("(")[0]
+                at, size = binary.functions.get(name, (int(head.group(1), 16), 0))
+                end = at + size
+        elif name is not None:
+            m = re.match(r"\s*([0-9a-f]+):", line)
+            if m and int(m.group(1), 16) < end:
+                body.append(line)
+    return out
+
+
+def fingerprint(instructions):
+    """A short digest of normalized instructions: equal for the same code wherever it sits."""
+    return hashlib.sha1("\n".join(instructions).encode()).hexdigest()[:16]
+
+
+def fingerprints(path, bench_names):
+    """{benchmark: its kernel's fingerprint} for the names with a kernel found in the binary
+    (the timing report's baseline keeps them, to say later whether a moved case's kernel
+    changed since)."""
+    wanted = {kernel_function(n) for n in bench_names} - {None}
+    functions = functions_code(Binary(path), wanted)
+    out = {}
+    for name in bench_names:
+        fn = kernel_function(name)
+        if fn in functions:
+            out[name] = fingerprint(functions[fn])
+    return out
 
 
 def compare_builds(path_a, path_b, bench_names):

@@ -36,6 +36,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "plots"))
 import results as R  # noqa: E402  (the result files' CPU naming: plots/results.py)
 from common import at_least, json_number, number_in, pin_command, robust_spread  # noqa: E402  (shared with tools/ab.py)
+import kernel_code  # noqa: E402  (the kernels' machine code, shared with tools/ab.py)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SKIP = 77
@@ -423,14 +424,19 @@ def compact_timing(data):
             if b.get("time_unit", "ns") != "ns":
                 die(f"timing: {b['name']} is in {b['time_unit']}, the baseline holds ns", 1)
             times.setdefault(case_name(b["name"]), []).append(b["real_time"])
-    return {"format": BASELINE_FORMAT, "context": data.get("context", {}), "time_unit": "ns", "real_time": times}
+    out = {"format": BASELINE_FORMAT, "context": data.get("context", {}), "time_unit": "ns", "real_time": times}
+    if data.get("code"):
+        out["code"] = data["code"]  # {case: its kernel's fingerprint} (kernel_code.fingerprints)
+    return out
 
 
 def write_compact_timing(data, path):
     c = compact_timing(data)
     with open(path, "w") as f:
-        f.write('{"format": ' + json.dumps(c["format"]) + ',\n"context": ' + json.dumps(c["context"]) +
-                ',\n"time_unit": "ns",\n"real_time": {\n')
+        f.write('{"format": ' + json.dumps(c["format"]) + ',\n"context": ' + json.dumps(c["context"]) + ",\n")
+        if c.get("code"):
+            f.write('"code": ' + json.dumps(c["code"], sort_keys=True) + ",\n")
+        f.write('"time_unit": "ns",\n"real_time": {\n')
         f.write(",\n".join(json.dumps(k) + ": " + json.dumps(v) for k, v in sorted(c["real_time"].items())))
         f.write("\n}}\n")
 
@@ -449,7 +455,7 @@ def expand_timing(data):
         m = median(ts)
         rows.append(dict(row, name=name + "_median", run_type="aggregate", aggregate_name="median",
                          real_time=m, cpu_time=m))
-    return {"context": data["context"], "benchmarks": rows}
+    return {"context": data["context"], "benchmarks": rows, "code": data.get("code") or {}}
 
 
 def read_time_baseline(path):
@@ -469,6 +475,9 @@ def read_time_baseline(path):
         raise ValueError(f"not in the baseline's form ({type(e).__name__}: {e})") from None
     if not isinstance(times, dict):
         raise ValueError("its times are not listed by case")
+    code = data.get("code", {})
+    if not isinstance(code, dict) or not all(isinstance(v, str) for v in code.values()):
+        raise ValueError("its code is not a table of cases and their kernels' fingerprints")
     for name, ts in times.items():
         if not isinstance(ts, list) or not ts:
             raise ValueError(f"{name} has no list of times")
@@ -575,6 +584,16 @@ def unlike_the_rest(changes, z=3.5, floor=0.10):
     return (math.expm1(m - spread), math.expm1(m + spread)), out
 
 
+def code_note(then, now):
+    """What a listed case's kernel did since the baseline: its fingerprints then and now
+    (None where unknown: no kernel of its own, or a baseline without them)."""
+    if then is None or now is None:
+        return ""
+    if then == now:
+        return "  (its kernel's machine code is the baseline's: the placement or the machine moved it)"
+    return "  (its kernel's machine code changed since the baseline)"
+
+
 def cmd_timing(a):
     # A --baseline given to compare with is read before the minutes of timing: one that is
     # not a time baseline is a refused argument (an update overwrites it: see below).
@@ -616,6 +635,14 @@ def cmd_timing(a):
                       if (k.split("/")[0], k.split("/")[3]) in refs}
 
     meds, now_ratio = ratios(data)
+    # Each case's kernel fingerprinted (kernel_code: its machine code without addresses), so
+    # that the report can say whether a case that moved had its kernel's code changed since
+    # the baseline, or only its placement or the machine (a baseline keeps them).
+    try:
+        data["code"] = kernel_code.fingerprints(a.bench, list(meds))
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"timing: the kernels' machine code not fingerprinted (binutils' nm and objdump: "
+              f"{(getattr(e, 'stderr', '') or '').strip() or e})")
     if data["context"].get("nnuelab_noise"):  # the slow-spell probe the bench ran first
         print(f"timing: machine noise before the run: {data['context']['nnuelab_noise']}")
     signature = data["context"].get("nnuelab_cpu_signature")
@@ -665,8 +692,12 @@ def cmd_timing(a):
         (low, high), cases = unlike
         print(f"timing: {len(cases)} moved unlike the rest (a ratio change outside {low:+.1%} to {high:+.1%}: "
               f"3.5 robust deviations from the median change, this run's spread){':' if cases else ''}")
+        base_code, now_code = (base or {}).get("code") or {}, data.get("code") or {}
         for change, name in cases:
-            print(f"timing:   {change:+7.1%}  {name}")
+            print(f"timing:   {change:+7.1%}  {name}{code_note(base_code.get(name), now_code.get(name))}")
+        if cases and base is not None and not base_code:
+            print("timing: (the baseline keeps no kernel fingerprints, as those written before 2026-12-06: "
+                  "whether a listed case's kernel changed since is not known)")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}{' (what the stopped run kept)' if partial else ''}")
     try:
         status = compare_timing(a, base, baseline, data)
