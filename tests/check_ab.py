@@ -303,6 +303,18 @@ def check_kernel_code():
             "affine/scalar/reference/1024x32/dense:100": None}
     got = {n: kernel_code.kernel_function(n) for n in want}
     check(got == want, f"the kernel functions of benchmark names: {got}")
+    # Padding: a loop-head nop and a branch's padding prefix change nothing; the jump is
+    # aimed at the same instruction (its number, not its offset); another target differs.
+    padded = ("0000000000001000 <f(int)>:\n    1000:\tmov    %edi,%eax\n    1002:\tnopl   0x0(%rax)\n"
+              "    1008:\tadd    $0x1,%eax\n    100b:\tcmp    $0x9,%eax\n    100e:\tjne    1008 <f(int)+0x8>\n"
+              "    1010:\tret\n")
+    tight = ("0000000000002040 <f(int)>:\n    2040:\tmov    %edi,%eax\n    2042:\tadd    $0x1,%eax\n"
+             "    2045:\tcmp    $0x9,%eax\n    2048:\tcs jne 2042 <f(int)+0x2>\n    204b:\tret\n")
+    other = tight.replace("2042 <f(int)+0x2>", "2040 <f(int)>")
+    got = [kernel_code.instructions(t) for t in (padded, tight, other)]
+    check(got[0] == got[1] == ["mov %edi,%eax", "add $0x1,%eax", "cmp $0x9,%eax", "jne <.1>", "ret"] and
+          got[2] != got[1] and kernel_code.normalized(padded) != kernel_code.normalized(tight),
+          f"padding left out, a jump within the function aimed by instruction number: {got}")
     with tempfile.TemporaryDirectory() as tmp:
         bins = {}
         for key, pad, k in (("a", "", "3"), ("moved", "int pad(int a) { volatile int x = a; return x * 3 + x / 7 + 1; }", "3"),

@@ -206,7 +206,7 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
             fn = kernel_code.kernel_function(forms[0]) if forms else None
             own_code = kernel_code.Binary(bench).code(fn) if fn else None
             check(forms and sorted(code) == sorted(forms) and own_code is not None and
-                  code[forms[0]] == kernel_code.fingerprint(own_code[1]) and
+                  code[forms[0]] == kernel_code.fingerprint(own_code[2]) and
                   regress.read_time_baseline(own)["code"] == code,
                   f"and its kernels' fingerprints, read back with it: {code} for {forms}")
         text = timing(folder, default, out)

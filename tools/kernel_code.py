@@ -36,22 +36,63 @@ def kernel_function(bench_name):
 
 
 # objdump's absolute addresses: a jump's or call's target before its <symbol>, a
-# RIP-relative displacement, and the address a "#" comment resolves it to.
+# RIP-relative displacement, and the "#" comment naming what it resolves to, dropped whole:
+# a constant is named after the nearest symbol before it, plus an offset that moves with
+# the data's layout (which constant a load reads is not compared).
 _TARGET = re.compile(r"\b[0-9a-f]+ (<[^>]*>)")
 _RIP = re.compile(r"-?0x[0-9a-f]+\(%rip\)")
-_COMMENT = re.compile(r"#\s*[0-9a-f]+\b")
+_COMMENT = re.compile(r"\s*#.*$")
+
+
+def _rows(objdump_text):
+    """(address, instruction without addresses) of each instruction of objdump -d output."""
+    out = []
+    for line in objdump_text.splitlines():
+        m = re.match(r"\s*([0-9a-f]+):\t(.*)", line)
+        if not m or not m.group(2).strip():
+            continue
+        ins = _COMMENT.sub("", _RIP.sub("(%rip)", _TARGET.sub(r"\1", m.group(2))))
+        out.append((int(m.group(1), 16), " ".join(ins.split())))
+    return out
 
 
 def normalized(objdump_text):
     """The instructions of objdump -d output without their addresses, one per line."""
-    out = []
-    for line in objdump_text.splitlines():
-        m = re.match(r"\s*[0-9a-f]+:\t(.*)", line)
-        if not m or not m.group(1).strip():
+    return [ins for _, ins in _rows(objdump_text)]
+
+
+# Padding: the nops that align loop heads (NNUELAB_LOOP_ALIGN) and the segment and
+# operand-size prefixes the assembler adds to keep branches off 32-byte boundaries
+# (-mbranches-within-32B-boundaries); both depend on where the function sits.
+_PREFIXES = re.compile(r"^((cs|ds|es|ss|data16) )+")
+_PADDING = re.compile(r"nop[wlq]?( .*)?|xchg %ax,%ax")
+_OWN_TARGET = re.compile(r"<(.*)\+0x([0-9a-f]+)>")
+
+
+def instructions(objdump_text):
+    """A function's instructions without padding (see above), its jumps within itself
+    aimed at instruction numbers instead of offsets: equal for the same code wherever the
+    function sits and however it is padded. objdump_text starts with the function's
+    "<address> <name>:" line."""
+    head = re.search(r"^([0-9a-f]+) <(.*)>:$", objdump_text, re.M)
+    rows = _rows(objdump_text)
+    kept, index, pending = [], {}, []
+    for at, ins in rows:
+        pending.append(at)
+        core = _PREFIXES.sub("", ins)
+        if _PADDING.fullmatch(core):
             continue
-        ins = _COMMENT.sub("#", _RIP.sub("(%rip)", _TARGET.sub(r"\1", m.group(1))))
-        out.append(" ".join(ins.split()))
-    return out
+        index.update((a, len(kept)) for a in pending)
+        pending = []
+        kept.append(core)
+    index.update((a, len(kept)) for a in pending)
+    if not head:
+        return kept
+    start, own = int(head.group(1), 16), head.group(2)
+
+    def aim(m):
+        return f"<.{index.get(start + int(m.group(2), 16), '?')}>" if m.group(1) == own else m.group(0)
+    return [_OWN_TARGET.sub(aim, ins) for ins in kept]
 
 
 class Binary:
@@ -68,19 +109,20 @@ class Binary:
                 self.functions.setdefault(f[3].split("(")[0], (int(f[0], 16), int(f[1], 16)))
 
     def code(self, name):
-        """(address, normalized instructions) of a function, or None when the binary has none."""
+        """(address, normalized instructions, instructions without padding) of a function,
+        or None when the binary has none."""
         if name not in self.functions:
             return None
         at, size = self.functions[name]
         text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", f"--start-address={at:#x}",
                                f"--stop-address={at + size:#x}", self.path], capture_output=True, text=True,
                               check=True).stdout
-        return at, normalized(text)
+        return at, normalized(text), instructions(text)
 
 
 def functions_code(binary, wanted):
-    """{function name: normalized instructions} of the functions named in `wanted` that a
-    Binary has, in one objdump pass over the whole binary (about a second for
+    """{function name: instructions without padding} of the functions named in `wanted`
+    that a Binary has, in one objdump pass over the whole binary (about a second for
     nnuelab_bench), each cut at its symbol's size as code() cuts it (the padding after a
     function changes with where the next one starts)."""
     text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", binary.path], capture_output=True,
@@ -90,10 +132,10 @@ def functions_code(binary, wanted):
         head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
         if head or not line:
             if name is not None:
-                out.setdefault(name, normalized("\n".join(body)))
+                out.setdefault(name, instructions("\n".join(body)))
             name, body = None, []
             if head and head.group(2).split("(")[0] in wanted:
-                name = head.group(2).split("(")[0]
+                name, body = head.group(2).split("(")[0], [line]
                 at, size = binary.functions.get(name, (int(head.group(1), 16), 0))
                 end = at + size
         elif name is not None:
@@ -103,9 +145,10 @@ def functions_code(binary, wanted):
     return out
 
 
-def fingerprint(instructions):
-    """A short digest of normalized instructions: equal for the same code wherever it sits."""
-    return hashlib.sha1("\n".join(instructions).encode()).hexdigest()[:16]
+def fingerprint(code):
+    """A short digest of instructions without padding: equal for the same code wherever it
+    sits and however it is padded."""
+    return hashlib.sha1("\n".join(code).encode()).hexdigest()[:16]
 
 
 def fingerprints(path, bench_names):
@@ -125,8 +168,9 @@ def fingerprints(path, bench_names):
 def compare_builds(path_a, path_b, bench_names):
     """{benchmark: what its kernel did between A and B} for each name: {"function": None}
     when it has no kernel; else the function's name, "A" and "B" its address in each
-    (None where that binary lacks it), "same" whether the code is, and "instructions"
-    the two counts."""
+    (None where that binary lacks it), "same" whether its code is, byte for byte but for
+    addresses, "same_unpadded" whether its instructions are without padding, and
+    "instructions" their two counts."""
     a, b = Binary(path_a), Binary(path_b)
     out = {}
     for name in bench_names:
@@ -137,7 +181,8 @@ def compare_builds(path_a, path_b, bench_names):
         ca, cb = a.code(fn), b.code(fn)
         out[name] = {"function": fn, "A": ca and ca[0], "B": cb and cb[0],
                      "same": bool(ca and cb and ca[1] == cb[1]),
-                     "instructions": [len(ca[1]) if ca else None, len(cb[1]) if cb else None]}
+                     "same_unpadded": bool(ca and cb and ca[2] == cb[2]),
+                     "instructions": [len(ca[2]) if ca else None, len(cb[2]) if cb else None]}
     return out
 
 
@@ -156,5 +201,41 @@ def describe(entry):
         moved = "in place" if a == b else where
         return (f"{fn}: machine code the same in A and B, {moved}"
                 f"{': a change in placement or around the kernel, not in it' if a != b else ''}")
+    if entry.get("same_unpadded"):
+        return (f"{fn}: the same instructions in A and B, padded differently (loop alignment, prefixes), "
+                f"{where}: a change in placement, not in the kernel")
     na, nb = entry["instructions"]
-    return f"{fn}: machine code changed ({na} -> {nb} instructions), {where}"
+    return f"{fn}: machine code changed ({na} -> {nb} instructions without padding), {where}"
+
+
+def main(argv):
+    """kernel_code.py fingerprint-baseline BASELINE BENCH: adds to a time baseline (compact
+    form, results/baseline-timing/) its cases' kernel fingerprints, taken from BENCH, an
+    nnuelab_bench built from the commit the baseline was timed on (./lab regress
+    --update-timing writes them itself; this is for the baselines made before it did)."""
+    import json
+    import sys
+    if len(argv) != 4 or argv[1] != "fingerprint-baseline":
+        print(main.__doc__, file=sys.stderr)
+        return 2
+    import regress  # the baseline's form and writer (tools/regress.py)
+    path, bench = argv[2], argv[3]
+    try:
+        regress.read_time_baseline(path)
+        with open(path) as f:
+            c = json.load(f)
+        if c.get("format") != regress.BASELINE_FORMAT:
+            raise ValueError("not in the compact form the committed baselines have")
+        cases = sorted({"/".join(k.split("/")[:5]) for k in c["real_time"]})
+        c["code"] = fingerprints(bench, cases)
+    except (OSError, ValueError, subprocess.CalledProcessError) as e:
+        print(f"kernel_code: {path}: {e}", file=sys.stderr)
+        return 1
+    regress.write_compact(c, path)
+    print(f"{path}: {len(c['code'])} of {len(cases)} cases fingerprinted from {bench}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv))

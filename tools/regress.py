@@ -431,7 +431,11 @@ def compact_timing(data):
 
 
 def write_compact_timing(data, path):
-    c = compact_timing(data)
+    write_compact(compact_timing(data), path)
+
+
+def write_compact(c, path):
+    """Writes a baseline in its compact form (compact_timing's), a case per line."""
     with open(path, "w") as f:
         f.write('{"format": ' + json.dumps(c["format"]) + ',\n"context": ' + json.dumps(c["context"]) + ",\n")
         if c.get("code"):
