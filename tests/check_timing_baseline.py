@@ -211,6 +211,9 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
                   f"and its kernels' fingerprints, read back with it: {code} for {forms}")
         text = timing(folder, default, out)
         check("(this core's)" in text and ": the same core" in text, "the second run read it as this core's")
+        check(re.search(r"kernels against the baseline's fingerprints: [1-9][0-9]* with the same instructions "
+                        r"\(padding aside\), 0 changed; [1-9][0-9]* cases without", text),
+              "and found its kernels' fingerprints the same as the first run's (the same bench)")
         # Its forms at the shapes with a reference (not the inlined shape: no reference there).
         check(re.search(r"the ratios to the reference against the baseline's, over 2 benchmarks: median [+-]", text),
               "and summed up the changes of its 2 forms' ratios to the reference")

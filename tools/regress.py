@@ -691,12 +691,21 @@ def cmd_timing(a):
         print(f"timing: the ratios to the reference against the baseline's, over {len(moved)} benchmarks: "
               f"median {median(moved):+.1%}, 10th to 90th percentile {pct(0.1):+.1%} to {pct(0.9):+.1%}, "
               f"extremes {moved[0]:+.1%} and {moved[-1]:+.1%}")
+    # Which kernels changed since the baseline's build, whatever their times did.
+    base_code, now_code = (base or {}).get("code") or {}, data.get("code") or {}
+    if base_code and now_code:
+        known = [k for k in meds if k in base_code and k in now_code]
+        changed = sorted(k for k in known if base_code[k] != now_code[k])
+        print(f"timing: kernels against the baseline's fingerprints: {len(known) - len(changed)} with the same "
+              f"instructions (padding aside), {len(changed)} changed"
+              f"{': ' + ', '.join(changed[:8]) + (' ...' if len(changed) > 8 else '') if changed else ''}"
+              f"; {len(meds) - len(known)} cases without a kernel of their own or a fingerprint"
+              f"{' (every change of these kernels times is the placement or the machine)' if known and not changed else ''}")
     unlike = unlike_the_rest(changes)
     if unlike:
         (low, high), cases = unlike
         print(f"timing: {len(cases)} moved unlike the rest (a ratio change outside {low:+.1%} to {high:+.1%}: "
               f"3.5 robust deviations from the median change, this run's spread){':' if cases else ''}")
-        base_code, now_code = (base or {}).get("code") or {}, data.get("code") or {}
         for change, name in cases:
             print(f"timing:   {change:+7.1%}  {name}{code_note(base_code.get(name), now_code.get(name))}")
         if cases and base is not None and not base_code:
