@@ -374,10 +374,8 @@ def note_kernel_code(result, args, bench_a, bench_b):
         return
     try:
         result["code"] = kernel_code.compare_builds(bench_a, bench_b, called)
-    except OSError as e:
-        say(f"the called benchmarks' kernel code was not compared (binutils' nm and objdump: {e})")
-    except subprocess.CalledProcessError as e:
-        say(f"the called benchmarks' kernel code was not compared ({(e.stderr or '').strip() or e})")
+    except kernel_code.FAILURES as e:
+        say(f"the called benchmarks' kernel code was not compared ({kernel_code.why_failed(e)})")
 
 
 def run_record(kind, args, turns, pinned, **sides):

@@ -20,6 +20,16 @@ import subprocess
 LINE = 64  # bytes in a cache line (and in Zen's op-cache and fetch windows' multiples)
 
 
+# What reading a binary's code can fail with (binutils missing, or a file that is not a
+# binary: the stand-in benches of tests/check_ab.py), and the reason to print for it.
+FAILURES = (OSError, subprocess.CalledProcessError)
+
+
+def why_failed(e):
+    detail = getattr(e, "stderr", "") or ""
+    return f"binutils' nm and objdump: {detail.strip() or e}"
+
+
 def kernel_function(bench_name):
     """The kernel function a benchmark times (see above), or None when it has none."""
     parts = bench_name.split("/")
@@ -108,41 +118,36 @@ class Binary:
             if len(f) == 4 and f[2] in ("t", "T", "W", "w"):
                 self.functions.setdefault(f[3].split("(")[0], (int(f[0], 16), int(f[1], 16)))
 
+    def codes(self, names):
+        """{name: (address, normalized instructions, instructions without padding)} of the
+        functions named that the binary has, in one objdump pass over all of it (about a
+        second for nnuelab_bench), each cut at its symbol's size (the padding after a
+        function changes with where the next one starts)."""
+        text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", self.path], capture_output=True,
+                              text=True, check=True).stdout
+        blocks, name, end = {}, None, 0
+        for line in text.splitlines():
+            head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
+            if head:
+                name = head.group(2).split("(")[0]
+                name = name if name in names and name not in blocks else None
+                if name is not None:
+                    at, size = self.functions.get(name, (int(head.group(1), 16), 0))
+                    blocks[name], end = [line], at + size
+            elif name is not None:
+                m = re.match(r"\s*([0-9a-f]+):", line)
+                if m and int(m.group(1), 16) < end:
+                    blocks[name].append(line)
+        out = {}
+        for name, lines in blocks.items():
+            block = "\n".join(lines)
+            out[name] = (self.functions.get(name, (int(lines[0].split()[0], 16), 0))[0], normalized(block),
+                         instructions(block))
+        return out
+
     def code(self, name):
-        """(address, normalized instructions, instructions without padding) of a function,
-        or None when the binary has none."""
-        if name not in self.functions:
-            return None
-        at, size = self.functions[name]
-        text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", f"--start-address={at:#x}",
-                               f"--stop-address={at + size:#x}", self.path], capture_output=True, text=True,
-                              check=True).stdout
-        return at, normalized(text), instructions(text)
-
-
-def functions_code(binary, wanted):
-    """{function name: instructions without padding} of the functions named in `wanted`
-    that a Binary has, in one objdump pass over the whole binary (about a second for
-    nnuelab_bench), each cut at its symbol's size as code() cuts it (the padding after a
-    function changes with where the next one starts)."""
-    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", binary.path], capture_output=True,
-                          text=True, check=True).stdout
-    out, name, body, end = {}, None, [], 0
-    for line in text.splitlines() + [""]:
-        head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
-        if head or not line:
-            if name is not None:
-                out.setdefault(name, instructions("\n".join(body)))
-            name, body = None, []
-            if head and head.group(2).split("(")[0] in wanted:
-                name, body = head.group(2).split("(")[0], [line]
-                at, size = binary.functions.get(name, (int(head.group(1), 16), 0))
-                end = at + size
-        elif name is not None:
-            m = re.match(r"\s*([0-9a-f]+):", line)
-            if m and int(m.group(1), 16) < end:
-                body.append(line)
-    return out
+        """codes() of one function, or None when the binary has none."""
+        return self.codes({name}).get(name)
 
 
 def fingerprint(code):
@@ -155,14 +160,9 @@ def fingerprints(path, bench_names):
     """{benchmark: its kernel's fingerprint} for the names with a kernel found in the binary
     (the timing report's baseline keeps them, to say later whether a moved case's kernel
     changed since)."""
-    wanted = {kernel_function(n) for n in bench_names} - {None}
-    functions = functions_code(Binary(path), wanted)
-    out = {}
-    for name in bench_names:
-        fn = kernel_function(name)
-        if fn in functions:
-            out[name] = fingerprint(functions[fn])
-    return out
+    functions = Binary(path).codes({kernel_function(n) for n in bench_names} - {None})
+    return {name: fingerprint(functions[fn][2]) for name in bench_names
+            if (fn := kernel_function(name)) in functions}
 
 
 def compare_builds(path_a, path_b, bench_names):
@@ -171,14 +171,15 @@ def compare_builds(path_a, path_b, bench_names):
     (None where that binary lacks it), "same" whether its code is, byte for byte but for
     addresses, "same_unpadded" whether its instructions are without padding, and
     "instructions" their two counts."""
-    a, b = Binary(path_a), Binary(path_b)
+    wanted = {kernel_function(n) for n in bench_names} - {None}
+    code_a, code_b = Binary(path_a).codes(wanted), Binary(path_b).codes(wanted)
     out = {}
     for name in bench_names:
         fn = kernel_function(name)
         if fn is None:
             out[name] = {"function": None}
             continue
-        ca, cb = a.code(fn), b.code(fn)
+        ca, cb = code_a.get(fn), code_b.get(fn)
         out[name] = {"function": fn, "A": ca and ca[0], "B": cb and cb[0],
                      "same": bool(ca and cb and ca[1] == cb[1]),
                      "same_unpadded": bool(ca and cb and ca[2] == cb[2]),

@@ -644,9 +644,8 @@ def cmd_timing(a):
     # the baseline, or only its placement or the machine (a baseline keeps them).
     try:
         data["code"] = kernel_code.fingerprints(a.bench, list(meds))
-    except (OSError, subprocess.CalledProcessError) as e:
-        print(f"timing: the kernels' machine code not fingerprinted (binutils' nm and objdump: "
-              f"{(getattr(e, 'stderr', '') or '').strip() or e})")
+    except kernel_code.FAILURES as e:
+        print(f"timing: the kernels' machine code not fingerprinted ({kernel_code.why_failed(e)})")
     if data["context"].get("nnuelab_noise"):  # the slow-spell probe the bench ran first
         print(f"timing: machine noise before the run: {data['context']['nnuelab_noise']}")
     signature = data["context"].get("nnuelab_cpu_signature")
