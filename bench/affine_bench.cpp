@@ -8,6 +8,7 @@
 
 #include "bench/harness.h"
 #include "bench/peak.h"
+#include "bench/placement.h"
 #include "bench/register.h"
 #include "kernels/affine/registry.h"
 #include "kernels/common/elementwise.h"
@@ -127,6 +128,32 @@ void time_affine(benchmark::State& state, const Shape& s, const workloads::Input
   state.counters["chunk_density"] = pool.mean.chunk_density;
 }
 
+// The variant as timed: its kernels from NNUELAB_PLACE's copy when that names one of them
+// (bench/placement.h, ./lab placement), once the copy wrote the original's outputs byte for
+// byte on the pool's first 64 inputs (a copy re-aimed wrongly must not time as a kernel);
+// else the variant itself. call(variant, packed, input, row of side or null, output).
+template <class Side, class Call>
+affine::Variant as_placed(const affine::Variant& v, const Shape& s, const affine::Packed& packed,
+                          const workloads::InputPool& p, const std::vector<Side>* side, Call call) {
+  affine::Variant u = v;
+  u.run = placed(v.run);
+  u.run_bits = placed(v.run_bits);
+  u.run_list = placed(v.run_list);
+  if (u.run == v.run && u.run_bits == v.run_bits && u.run_list == v.run_list) return u;
+  const std::size_t stride = side ? side->size() / std::size_t(p.count) : 0;
+  workloads::Buffer<std::int32_t> original(s.out), copy(s.out);
+  for (int i = 0; i < std::min(p.count, 64); ++i) {
+    const Side* row = side ? side->data() + std::size_t(i) * stride : nullptr;
+    std::memset(copy.data(), 0x5a, std::size_t(s.out) * 4);
+    call(v, packed, p.get(i), row, original.data());
+    call(u, packed, p.get(i), row, copy.data());
+    if (std::memcmp(original.data(), copy.data(), std::size_t(s.out) * 4) != 0)
+      throw std::runtime_error(v.info.name + ": its placed copy wrote other outputs than the original for input " +
+                               std::to_string(i) + " (NNUELAB_PLACE re-aims the wrong fields?)");
+  }
+  return u;
+}
+
 // A sparse variant's path given data made from each input outside the clock (`side`:
 // pool_bitsets, pool_lists), under `name`: call(variant, packed, input, row, output).
 template <class Side, class Call>
@@ -137,9 +164,10 @@ void register_given(const std::string& name, const affine::Variant* v, const Sha
     const Weights& w = weights_for(s);
     const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
     const workloads::InputPool& p = *pool();
+    const affine::Variant u = as_placed(*v, s, packed, p, &side(p), call);
     time_affine(
         st, s, p, true, v->info.isa,
-        [&](const std::uint8_t* x, const Side* row, std::int32_t* y) { call(*v, packed, x, row, y); }, &side(p));
+        [&](const std::uint8_t* x, const Side* row, std::int32_t* y) { call(u, packed, x, row, y); }, &side(p));
   });
 }
 
@@ -165,8 +193,13 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
     register_variant_benchmark(v->info.name + suffix, &v->info, call_bytes(s), [v, s, pool](benchmark::State& st) {
       const Weights& w = weights_for(s, v->info.technique.starts_with("sparse_bso"));
       const affine::Packed packed = affine::prepare(*v, {s, w.w.data(), w.b.data()});  // untimed
-      time_affine(st, s, *pool(), density_sensitive(*v), v->info.isa,
-                  [&](const std::uint8_t* x, std::int32_t* y) { v->run(packed, x, y); });
+      const workloads::InputPool& p = *pool();
+      const auto run = as_placed<std::uint64_t>(
+          *v, s, packed, p, nullptr,
+          [](const affine::Variant& u, const affine::Packed& k, const std::uint8_t* x, const std::uint64_t*,
+             std::int32_t* y) { u.run(k, x, y); }).run;
+      time_affine(st, s, p, density_sensitive(*v), v->info.isa,
+                  [&](const std::uint8_t* x, std::int32_t* y) { run(packed, x, y); });
     });
     // Variants that can take a fused producer's nnz bitset, given it: the technique name
     // with _from_bits (not a registry name). The producer's cost of writing the bitset is

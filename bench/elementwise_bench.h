@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/harness.h"
+#include "bench/placement.h"
 #include "kernels/common/elementwise.h"
 
 namespace nnuelab::bench {
@@ -69,6 +70,23 @@ inline void time_elementwise_many(benchmark::State& state, const Pool<In>& pool,
   state.counters["elements"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Whether kernels a and b, called as call(kernel, in, out, bits), write the same output
+// bytes and nnz bitset words for the pool's first 16 inputs (a placed copy's check).
+template <class In, class K, class Call>
+bool same_elementwise(const Pool<In>& pool, int out_n, K a, K b, Call call) {
+  const std::size_t words = std::size_t(nnz_bitset_words(out_n));
+  for (int i = 0; i < 16; ++i) {
+    workloads::Buffer<std::uint8_t> out_a(std::size_t(out_n) + 64), out_b(std::size_t(out_n) + 64);
+    std::vector<std::uint64_t> bits_a(words + 1, 0), bits_b(words + 1, 0);
+    std::memset(out_b.data(), 0x5a, out_b.size());
+    std::memset(out_a.data(), 0x5a, out_a.size());
+    call(a, pool.get(i), out_a.data(), bits_a.data());
+    call(b, pool.get(i), out_b.data(), bits_b.data());
+    if (std::memcmp(out_a.data(), out_b.data(), out_a.size()) != 0 || bits_a != bits_b) return false;
+  }
+  return true;
+}
+
 // Registers the reference and every selected variant of one elementwise op at one shape.
 // out_n: output bytes per call (-1: one per input element). ref(shape, in, out).
 template <class V, class Ref>
@@ -85,8 +103,14 @@ void register_elementwise(const char* op, std::span<const V> all, const typename
   for (const V* v : selected_variants(all)) {
     if (v->info.available() && !why(*v, s).empty()) continue;
     register_variant_benchmark(v->info.name + suffix, &v->info, pool->n * sizeof(In), [=](benchmark::State& st) {
+      const auto call = [&](auto kernel, const In* in, std::uint8_t* out, std::uint64_t* bits) {
+        kernel(s, in, out, v->writes_bits ? bits : nullptr);
+      };
+      const auto run = placed_checked(v->run, v->info.name, [&](auto a, auto b) {
+        return same_elementwise(*pool, out_n, a, b, call);
+      });
       time_elementwise<In>(st, *pool, out_n, [&](const In* in, std::uint8_t* out, std::uint64_t* bits) {
-        v->run(s, in, out, v->writes_bits ? bits : nullptr);
+        call(run, in, out, bits);
       });
     });
   }
@@ -106,8 +130,14 @@ void register_elementwise_inlined(std::span<const V> all, const typename V::Shap
     if (!v->run_many || (v->info.available() && !why(*v, s).empty())) continue;
     register_variant_benchmark(v->info.name + "/" + shape_name + "+inlined/dense:100", &v->info, pool->n * sizeof(In),
                                [=](benchmark::State& st) {
+                                 const auto many = placed_checked(v->run_many, v->info.name, [&](auto a, auto b) {
+                                   return same_elementwise(*pool, out_n, a, b, [&](auto k, const In* in, std::uint8_t* out,
+                                                                                   std::uint64_t* bits) {
+                                     k(s, in, out, v->writes_bits ? bits : nullptr, 1);
+                                   });
+                                 });
                                  time_elementwise_many<In>(st, *pool, out_n, [&](const In* in, std::uint8_t* out, std::uint64_t* bits, int count) {
-                                   v->run_many(s, in, out, v->writes_bits ? bits : nullptr, count);
+                                   many(s, in, out, v->writes_bits ? bits : nullptr, count);
                                  });
                                });
   }

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "bench/harness.h"
+#include "bench/placement.h"
 #include "bench/register.h"
 #include "kernels/find_nnz/registry.h"
 #include "reference/find_nnz.h"
@@ -66,7 +67,20 @@ void register_shape(const Shape& s, const std::string& density_name, std::functi
   for (const find_nnz::Variant* v : selected_variants(find_nnz::variants())) {
     if (v->info.available() && !find_nnz::why_unsupported(*v, s).empty()) continue;
     register_variant_benchmark(v->info.name + suffix, &v->info, s.n, [v, s, pool](benchmark::State& st) {
-      time_find_nnz(st, s, *pool(), [v, &s](const std::uint8_t* x, std::uint16_t* out) { return v->run(s, x, out); });
+      const workloads::InputPool& p = *pool();
+      // A placed copy (bench/placement.h) must find the original's list for 16 inputs.
+      const auto run = placed_checked(v->run, v->info.name, [&](auto a, auto b) {
+        const std::size_t room = std::size_t(s.n) + find_nnz::kOutputSlack;
+        workloads::Buffer<std::uint16_t> list_a(room), list_b(room);
+        for (int i = 0; i < 16; ++i) {
+          const int count = a(s, p.get(i), list_a.data());
+          if (b(s, p.get(i), list_b.data()) != count ||
+              std::memcmp(list_a.data(), list_b.data(), std::size_t(count) * 2) != 0)
+            return false;
+        }
+        return true;
+      });
+      time_find_nnz(st, s, p, [run, &s](const std::uint8_t* x, std::uint16_t* out) { return run(s, x, out); });
     });
   }
 }

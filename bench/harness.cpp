@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -214,6 +215,9 @@ void add_context() {
     if (!flags.empty()) benchmark::AddCustomContext("nnuelab_isa_flags_" + isa, flags);
   }
   benchmark::AddCustomContext("nnuelab_grid", grid() == Grid::kFull ? "full" : "quick");
+  // A run whose kernel ran from a copy placed elsewhere (bench/placement.h) says so.
+  if (const char* place = std::getenv("NNUELAB_PLACE"); place && *place)
+    benchmark::AddCustomContext("nnuelab_place", place);
   benchmark::AddCustomContext("nnuelab_peak_isa_of", peak_isa_of_context());
   benchmark::AddCustomContext("nnuelab_pool_inputs", std::to_string(kPoolInputs));
   benchmark::AddCustomContext("nnuelab_sparse_pool_inputs", std::to_string(kSparsePoolInputs));

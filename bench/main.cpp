@@ -31,6 +31,7 @@
 #include "bench/harness.h"
 #include "bench/noise_probe.h"
 #include "bench/peak.h"
+#include "bench/placement.h"
 #include "bench/register.h"
 #include "tools/args.h"
 
@@ -308,6 +309,7 @@ int main(int argc, char** argv) {
   argc = kept;
   try {
     check_forced_variant();
+    bench::check_placement();
     const std::vector<char*> args(argv, argv + argc);
     // First pass in listing mode: the number of benchmarks the filter selects, the progress
     // line's total. (Google Benchmark keeps its flags internal; Initialize sets them.) It

@@ -274,7 +274,8 @@ def check_whole_run():
 
 
 # A kernel for check_kernel_code, compiled three ways: as it is, moved by a function
-# defined before it, and with one constant changed.
+# defined before it, and with one constant changed. w_run is an entry as most of the
+# registry's are: a jump to a template's function, where the constant is.
 KERNEL = """
 PAD
 namespace nnuelab::avx2::x {
@@ -283,14 +284,25 @@ namespace nnuelab::avx2::x {
   for (int i = 0; i < n; ++i) s += p[i] * K;
   return s;
 }
+template <class T>
+[[gnu::noinline]] int body(const T* p, int n) {
+  T s = 0;
+  for (int i = 0; i < n; ++i) s += p[i] * K + i;
+  return int(s);
+}
+[[gnu::noinline]] int w_run(const int* p, int n) { return body(p, n); }
 }  // namespace nnuelab::avx2::x
-int main(int argc, char**) { int v[4] = {argc, 2, 3, 4}; return nnuelab::avx2::x::t_run(v, 4) & 1; }
+int main(int argc, char**) {
+  int v[4] = {argc, 2, 3, 4};
+  return (nnuelab::avx2::x::t_run(v, 4) + nnuelab::avx2::x::w_run(v, argc)) & 1;
+}
 """
 
 
 def check_kernel_code():
     """tools/kernel_code.py: the kernel a benchmark name times; a moved function with the
-    same instructions compares equal, one with a changed constant does not; a benchmark
+    same instructions compares equal, one with a changed constant does not (also where the
+    constant is in the function an entry jumps to); a benchmark
     without a kernel, and one whose function is missing, are said so; ab's report prints
     the note under a called row and the result file keeps it."""
     import kernel_code
@@ -333,6 +345,16 @@ def check_kernel_code():
               m["instructions"][0] == m["instructions"][1] > 3 and not changed["same"] and
               moved["floor/scalar/empty_call/32"] == {"function": None},
               f"the same kernel moved compares equal, a changed one does not: {m}, {changed}")
+        # The entry alone is the same jump in both: its target's code is compared too.
+        entry = "x/avx2/w/64/dense:100"
+        w_moved = kernel_code.compare_builds(bins["a"], bins["moved"], [entry])[entry]
+        w_changed = kernel_code.compare_builds(bins["a"], bins["changed"], [entry])[entry]
+        w_unchanged = kernel_code.Binary(bins["a"]).codes(["nnuelab::avx2::x::w_run"])
+        check(w_moved["same"] and not w_changed["same"] and w_moved["function"] == "nnuelab::avx2::x::w_run" and
+              "body<int>" in w_moved.get("body", "") and
+              any("body<int>" in line for line in w_unchanged["nnuelab::avx2::x::w_run"][2]),
+              f"an entry that jumps to a template's function: that function's code compared, the same when "
+              f"moved, changed with its constant: {w_moved}, {w_changed}")
         said = [kernel_code.describe(e) for e in (m, changed, lacking["x/avx2/u/64/dense:100"])]
         check("machine code the same in A and B" in said[0] and "placement" in said[0] and
               "machine code changed" in said[1] and "not found in either binary" in said[2],

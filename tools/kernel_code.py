@@ -6,12 +6,17 @@ byte the same: docs/ab-runs.md, 2026-12-05).
 
 A benchmark <op>/<isa>/<technique>/<shape>/... times the function
 nnuelab::<isa>::<op>::<technique>_run (<isa> with '-' as '_'), its _run_bits for a
-*_from_bits technique, _run_list for *_from_list, and _run_many for a "<shape>+inlined"
-one; floors, peaks and the scalar references have no kernel of their own. The code is
+*_from_bits technique, _run_list for *_from_list (a pointer constant: the function it
+holds), _run_many for a "<shape>+inlined" one and quantize's _run_i8 / _run_i16 by the
+shape's output type; floors, peaks and the scalar
+references have no kernel of their own. Most of these are a few instructions and a jump
+to a template's function that does the work, so a kernel's code is that of the entry and
+of every nnuelab function it calls or jumps to, transitively (until 2026-12-06 only the
+entry's: 196 of them were a lone jump, whose target's changes went unseen). The code is
 compared as `objdump -d` prints it with every absolute address left out (jump and call
 targets by symbol, RIP-relative data by the symbol objdump names): a moved function whose
-instructions are the same compares equal. Only the function's own instructions are
-compared, not the functions it calls nor the data it reads. Needs binutils (nm, objdump).
+instructions are the same compares equal. The data it reads (constants, tables) is not
+compared, nor library functions it calls. Needs binutils (nm, objdump).
 """
 import hashlib
 import re
@@ -42,6 +47,9 @@ def kernel_function(bench_name):
         tech, suffix = m.group(1), "_run_" + m.group(2)
     elif shape.endswith("+inlined"):
         suffix = "_run_many"
+    elif op == "quantize":
+        m = re.search(r"x(i8|i16)", shape)  # 1048576xi8b8: one entry per output type
+        suffix += "_" + m.group(1) if m else ""
     return f"nnuelab::{isa.replace('-', '_')}::{op}::{tech}{suffix}"
 
 
@@ -105,55 +113,118 @@ def instructions(objdump_text):
     return [_OWN_TARGET.sub(aim, ins) for ins in kept]
 
 
+_CALL = re.compile(r"\t(?:(?:bnd|notrack) )?(?:call|jmp)\w*\s+([0-9a-f]+) <([^>]*)>")
+MAX_CALLEES = 64  # functions a kernel reaches, itself included, at most (a safety bound)
+
+
 class Binary:
-    """The functions of one binary by name (demangled, without the parameter list)."""
+    """The functions of one binary by name (demangled, without the parameter list), and the
+    pointer constants that name one (the registry's tech_run_list)."""
 
     def __init__(self, path):
         self.path = path
         listing = subprocess.run(["nm", "-C", "-S", "--defined-only", path], capture_output=True, text=True,
                                  check=True).stdout
-        self.functions = {}
+        self.functions, self.data, self.starts = {}, {}, {}
         for line in listing.splitlines():
             f = line.split(" ", 3)
-            if len(f) == 4 and f[2] in ("t", "T", "W", "w"):
-                self.functions.setdefault(f[3].split("(")[0], (int(f[0], 16), int(f[1], 16)))
+            if len(f) != 4:
+                continue
+            at, size, name = int(f[0], 16), int(f[1], 16), f[3].split("(")[0]
+            if f[2] in ("t", "T", "W", "w"):
+                self.functions.setdefault(name, (at, size))
+                self.starts.setdefault(at, (name, size))
+            elif f[2] in ("d", "D", "r", "R") and size == 8:
+                self.data.setdefault(name, at)
+        self._blocks = self._relocs = None
+
+    def resolve(self, name):
+        """The function `name` is, or the one a pointer constant of that name holds (read
+        from its R_X86_64_RELATIVE relocation: a PIE's pointers are filled in at load time),
+        or None."""
+        if name in self.functions:
+            return name
+        if name not in self.data:
+            return None
+        if self._relocs is None:
+            text = subprocess.run(["objdump", "-R", self.path], capture_output=True, text=True, check=True).stdout
+            self._relocs = {int(m.group(1), 16): int(m.group(2), 16) for m in
+                            re.finditer(r"^([0-9a-f]+) R_X86_64_RELATIVE\s+\*ABS\*\+0x([0-9a-f]+)", text, re.M)}
+        target = self.starts.get(self._relocs.get(self.data[name], -1))
+        return target[0] if target else None
+
+    def blocks(self):
+        """{start address: objdump -d lines of the function starting there}, every function
+        of the binary in one objdump pass (about a second for nnuelab_bench), each cut at its
+        symbol's size (the padding after a function changes with where the next one starts)."""
+        if self._blocks is None:
+            text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", self.path], capture_output=True,
+                                  text=True, check=True).stdout
+            self._blocks, lines, end = {}, None, 0
+            for line in text.splitlines():
+                head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
+                if head:
+                    at = int(head.group(1), 16)
+                    lines = self._blocks.setdefault(at, [line]) if at in self.starts else None
+                    end = at + self.starts[at][1] if at in self.starts else 0
+                elif lines is not None:
+                    m = re.match(r"\s*([0-9a-f]+):", line)
+                    if m and int(m.group(1), 16) < end:
+                        lines.append(line)
+        return self._blocks
+
+    def reached(self, at):
+        """Start addresses of the function at `at` and of the nnuelab functions it calls or
+        jumps to, transitively, in the order first reached. Most registry entries are a few
+        instructions and a jump to a template's function: that one holds the kernel."""
+        order, todo = [], [at]
+        while todo and len(order) < MAX_CALLEES:
+            a = todo.pop(0)
+            if a in order or a not in self.blocks():
+                continue
+            order.append(a)
+            for line in self.blocks()[a][1:]:
+                m = _CALL.search(line)
+                if m and "nnuelab::" in m.group(2) and not re.search(r"\+0x[0-9a-f]+$", m.group(2)):
+                    todo.append(int(m.group(1), 16))
+        return order
 
     def codes(self, names):
-        """{name: (address, normalized instructions, instructions without padding)} of the
-        functions named that the binary has, in one objdump pass over all of it (about a
-        second for nnuelab_bench), each cut at its symbol's size (the padding after a
-        function changes with where the next one starts)."""
-        text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", self.path], capture_output=True,
-                              text=True, check=True).stdout
-        blocks, name, end = {}, None, 0
-        for line in text.splitlines():
-            head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
-            if head:
-                name = head.group(2).split("(")[0]
-                name = name if name in names and name not in blocks else None
-                if name is not None:
-                    at, size = self.functions.get(name, (int(head.group(1), 16), 0))
-                    blocks[name], end = [line], at + size
-            elif name is not None:
-                m = re.match(r"\s*([0-9a-f]+):", line)
-                if m and int(m.group(1), 16) < end:
-                    blocks[name].append(line)
+        """{name: (address, normalized instructions, instructions without padding, body)}
+        of the kernels named that the binary has (a function's name, or a pointer
+        constant's: resolve()): each function reached (reached()) in turn, from a line
+        naming it; address and body name the largest of them, where its loops are."""
         out = {}
-        for name, lines in blocks.items():
-            block = "\n".join(lines)
-            out[name] = (self.functions.get(name, (int(lines[0].split()[0], 16), 0))[0], normalized(block),
-                         instructions(block))
+        for name in names:
+            fn = self.resolve(name)
+            if fn is None:
+                continue
+            funcs = self.reached(self.functions[fn][0])
+            norm, unpadded = [], []
+            for a in funcs:
+                block = "\n".join(self.blocks()[a])
+                label = [] if a == funcs[0] else [f"<{self.starts[a][0]}>:"]
+                norm += label + normalized(block)
+                unpadded += label + instructions(block)
+            body = max(funcs, key=lambda a: self.starts[a][1]) if funcs else self.functions[fn][0]
+            out[name] = (body, norm, unpadded, self.starts[body][0])
         return out
 
     def code(self, name):
-        """codes() of one function, or None when the binary has none."""
+        """codes() of one kernel, or None when the binary has none."""
         return self.codes({name}).get(name)
+
+
+# Fingerprints carry the rule they were taken by: "r2-" (the entry and every function it
+# reaches); those of 2026-12-05 have no prefix (the entry's own instructions only) and are
+# not compared with these (tools/regress.py says so).
+RULE = "r2-"
 
 
 def fingerprint(code):
     """A short digest of instructions without padding: equal for the same code wherever it
     sits and however it is padded."""
-    return hashlib.sha1("\n".join(code).encode()).hexdigest()[:16]
+    return RULE + hashlib.sha1("\n".join(code).encode()).hexdigest()[:16]
 
 
 def fingerprints(path, bench_names):
@@ -170,7 +241,9 @@ def compare_builds(path_a, path_b, bench_names):
     when it has no kernel; else the function's name, "A" and "B" its address in each
     (None where that binary lacks it), "same" whether its code is, byte for byte but for
     addresses, "same_unpadded" whether its instructions are without padding, and
-    "instructions" their two counts."""
+    "instructions" their two counts; "body" the function holding the loops when that is
+    not the entry itself (Binary.codes: A's, else B's). The code compared is the entry's
+    and that of every nnuelab function it reaches; the addresses are the body's."""
     wanted = {kernel_function(n) for n in bench_names} - {None}
     code_a, code_b = Binary(path_a).codes(wanted), Binary(path_b).codes(wanted)
     out = {}
@@ -184,6 +257,9 @@ def compare_builds(path_a, path_b, bench_names):
                      "same": bool(ca and cb and ca[1] == cb[1]),
                      "same_unpadded": bool(ca and cb and ca[2] == cb[2]),
                      "instructions": [len(ca[2]) if ca else None, len(cb[2]) if cb else None]}
+        body = (ca or cb or (None, None, None, None))[3]
+        if body is not None and body != fn:
+            out[name]["body"] = body
     return out
 
 
@@ -197,6 +273,8 @@ def describe(entry):
             f"{'A' if entry.get('A') is None else 'B'}'s binary"
         return f"{fn} not found in {side} (renamed, inlined, added or removed)"
     a, b = entry["A"], entry["B"]
+    if isinstance(entry.get("body"), str):
+        fn = f"{fn} (its loops in {entry['body']})"
     where = f"at {a:#x} (byte {a % LINE} of its {LINE}-byte line) and {b:#x} (byte {b % LINE})"
     if entry["same"]:
         moved = "in place" if a == b else where

@@ -692,6 +692,12 @@ def cmd_timing(a):
               f"extremes {moved[0]:+.1%} and {moved[-1]:+.1%}")
     # Which kernels changed since the baseline's build, whatever their times did.
     base_code, now_code = (base or {}).get("code") or {}, data.get("code") or {}
+    older_rule = bool(base_code) and not any(v.startswith(kernel_code.RULE) for v in base_code.values())
+    if older_rule:
+        print("timing: the baseline's kernel fingerprints were taken by an older rule (an entry's own "
+              "instructions, not the functions it jumps to): not compared; tools/kernel_code.py "
+              "fingerprint-baseline takes them again from a build of the baseline's commit")
+        base_code = {}
     if base_code and now_code:
         known = [k for k in meds if k in base_code and k in now_code]
         changed = sorted(k for k in known if base_code[k] != now_code[k])
@@ -707,7 +713,7 @@ def cmd_timing(a):
               f"3.5 robust deviations from the median change, this run's spread){':' if cases else ''}")
         for change, name in cases:
             print(f"timing:   {change:+7.1%}  {name}{code_note(base_code.get(name), now_code.get(name))}")
-        if cases and base is not None and not base_code:
+        if cases and base is not None and not base_code and not older_rule:
             print("timing: (the baseline keeps no kernel fingerprints, as those written before 2026-12-06: "
                   "whether a listed case's kernel changed since is not known)")
     print(f"\ntiming: wrote {os.path.relpath(a.out, ROOT)}{' (what the stopped run kept)' if partial else ''}")

@@ -1,0 +1,48 @@
+// A kernel timed from a copy of its machine code that starts at a chosen byte of a 64-byte
+// line (./lab placement). The linker decides where each kernel's loops fall in the lines;
+// on a Zen 5 guest that alone made affine/ssse3/dot1 1.8x slower (docs/findings/zen5.md,
+// 2026-12-05), so a time is a kernel's only once it is known at every placement.
+//
+// NNUELAB_PLACE="<address> <size> <byte> <hash> [<field>...]", written by tools/placement.py
+// from the binary's symbol table and objdump: the function at link address <address> (hex)
+// of <size> bytes is copied so that it starts at byte <byte> (0..63) of a line, in a page
+// of its own within reach of its 32-bit displacements. Each <field> is the offset in the
+// function of a 4-byte RIP-relative displacement that leaves it (a constant's load, a call
+// or a tail jump), re-aimed at the same target from the copy; jumps within the function
+// move with it. <hash> (FNV-1a of the function's bytes, hex) must match the loaded bytes, so
+// a stale description refuses instead of running something else.
+// Most registry entries are a few instructions ending in a jump to the kernel proper (a
+// template's function shared by several entries). For those the value goes on with
+// "; <entry address> <size> <hash> <tail field> [<field>...]": the entry is copied too (to
+// the next page, byte 0), its fields re-aimed and its tail jump aimed at the kernel's copy,
+// and the benchmark calls the entry's copy.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace nnuelab::bench {
+
+// Reads and checks NNUELAB_PLACE (std::runtime_error naming what is wrong); no-op unset.
+void check_placement();
+
+// The copy of `function` when NNUELAB_PLACE names it (made once), else `function` itself.
+const void* placed_code(const void* function);
+
+template <class F>
+F placed(F f) {
+  return f ? reinterpret_cast<F>(const_cast<void*>(placed_code(reinterpret_cast<const void*>(f)))) : f;
+}
+
+// placed(f), the copy only once same(f, copy) said that it computes what f does (the
+// caller runs both on its inputs and compares bytes: a copy re-aimed wrongly must not be
+// timed as the kernel); std::runtime_error naming `who` otherwise.
+template <class F, class Same>
+F placed_checked(F f, const std::string& who, Same same) {
+  const F copy = placed(f);
+  if (copy != f && !same(f, copy))
+    throw std::runtime_error(who + ": its placed copy wrote other outputs than the original (NNUELAB_PLACE "
+                             "re-aims the wrong fields?)");
+  return copy;
+}
+
+}  // namespace nnuelab::bench

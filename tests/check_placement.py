@@ -1,0 +1,112 @@
+#!/usr/bin/python3
+"""./lab placement moves a kernel and times it: usage check_placement.py BENCH OUT_DIR
+
+- tools/placement.py's reading of a listing (hand-written objdump lines with real
+  encodings): the displacements that leave the function become fields at their byte
+  offsets, those that stay in it do not, backward jumps are loops (innermost first), and a
+  jump table (indirect jump), a short jump out of the function or a listing with a gap are
+  refused.
+- Short real runs: a dense kernel (dot1, run), a sparse one given its bitsets (run_bits,
+  an entry that jumps to the kernel proper: both copied), find_nnz and crelu32 (run and
+  run_many) at two placements each; the bench checks each copy's outputs against the original's
+  before timing it, so a run that finishes means the copy computed the same bytes.
+- The bench refuses a malformed NNUELAB_PLACE before it starts, and bytes at the address
+  that are not the described ones (the hash) when the kernel is first called; the tool
+  refuses a filter of several kernels and a non-affine one.
+Exit 1 on a failure (each a line starting "FAIL  ").
+"""
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from checks import check, failures
+
+bench, out_dir = sys.argv[1:3]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools"))
+import placement  # noqa: E402
+
+LISTING = """
+0000000000001000 <f>:
+    1000:\t48 8b 05 f9 0f 00 00 \tmov    0xff9(%rip),%rax        # 2000 <k>
+    1007:\t48 8d 05 02 00 00 00 \tlea    0x2(%rip),%rax        # 100e <f+0xe>
+    100e:\t66 0f 3a 0f 0d 00 01 00 00 08 \tpalignr $0x8,0x100(%rip),%xmm1        # 1118 <k>
+    1018:\tff c9                \tdec    %ecx
+    101a:\t75 f2                \tjne    100e <f+0xe>
+    101c:\te8 df 0f 00 00       \tcall   2000 <g>
+    1021:\tc3                   \tret
+"""
+
+
+def refused(text, why):
+    try:
+        placement.relocation(placement.listing_rows(text), 0x1000, 0x22)
+    except placement.PlacementError as e:
+        return why in str(e)
+    return False
+
+
+def main():
+    rows = placement.listing_rows(LISTING)
+    moved = placement.relocation(rows, 0x1000, 0x22)
+    check(moved["fields"] == [3, 0x13, 0x1d],
+          f"fields of a load, a load with an immediate after it and a call out of the function: {moved['fields']}")
+    check(moved["loops"] == [(0xe, 0xe)], f"the backward jump is a loop at +0xe of 14 bytes: {moved['loops']}")
+    check(len(moved["code"]) == 0x22 and moved["code"][:3] == bytes([0x48, 0x8b, 0x05]), "the bytes, in order")
+    check(moved["tail"] is None, "a function ending in ret has no tail jump")
+    wrapper = placement.listing_rows("    1000:\t48 89 d1             \tmov    %rdx,%rcx\n"
+                                     "    1003:\te9 f8 0f 00 00       \tjmp    2000 <k>\n")
+    check(placement.relocation(wrapper, 0x1000, 8)["tail"] == (4, 0x2000), "a jump out at the end is a tail jump")
+    check(refused(LISTING.replace("ff c9                \tdec    %ecx",
+                                  "ff e1                \tjmp    *%rcx"), "indirect jump"),
+          "an indirect jump is refused")
+    check(refused(LISTING.replace("75 f2                \tjne    100e <f+0xe>",
+                                  "75 10                \tjne    102c <h>"), "without a 32-bit displacement"),
+          "a short jump out of the function is refused")
+    check(refused(LISTING.replace("    1018:\tff c9                \tdec    %ecx\n", ""), "gap"),
+          "a listing with a gap is refused")
+
+    os.makedirs(out_dir, exist_ok=True)
+    for regex, entry in (("^affine/ssse3/dot1/32x32/", False),
+                         ("^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/", True),
+                         ("^find_nnz/avx2/lut16_popcnt/1024c/", None), ("^crelu32/avx2/packs_shift_imm_lanes/32>>6/", None),
+                         ("^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/", None)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = placement.main([regex, "--step", "32", "--turns", "1", "--repetitions", "1", "--min-time", "0.001",
+                                 "--bench", bench])
+        text = out.getvalue()
+        rows = [line for line in text.splitlines() if line.startswith(("as linked", "byte 0 ", "byte 32 "))]
+        check(rc == 0 and len(rows) == 3 and all(any(c.isdigit() for c in r.split()[-1]) for r in rows) and
+              (entry is None or ("jumps to the kernel proper" in text) == entry),
+              f"{regex}: timed as linked and at bytes 0 and 32{', through its entry' if entry else ''} "
+              f"(exit {rc}):\n{text[-700:]}")
+
+    def run_bench(place):
+        env = dict(os.environ, NNUELAB_PLACE=place)
+        return subprocess.run([bench, "--noise=0", "--benchmark_filter=^affine/ssse3/dot1/32x32/",
+                               "--benchmark_min_time=0.001"], env=env, capture_output=True, text=True)
+    for place, why in (("zz 10 0 0", "NNUELAB_PLACE: bad address 'zz'"),
+                       ("1000 10 64 0", "NNUELAB_PLACE: byte 64 is not in 0..63"),
+                       ("1000 10 0 0 8", "NNUELAB_PLACE: field 8 is not 4 bytes inside the function"),
+                       ("1000", "NNUELAB_PLACE: missing its size"),
+                       ("1000 10 0 0; 2000 5 0 1", "NNUELAB_PLACE: the tail field 1 is not one of the entry's fields")):
+        p = run_bench(place)
+        check(p.returncode != 0 and why in p.stderr, f"'{place}' is refused with \"{why}\": {p.stderr.strip()[-200:]}")
+    kernel, entry = placement.read_kernel(bench, "nnuelab::ssse3::affine::dot1_run")
+    check(entry is None and kernel.moved["loops"], f"dot1_run is its own kernel, with loops: {kernel.moved['loops']}")
+    kernel.moved = dict(kernel.moved, code=kernel.moved["code"][:-1] + b"\0")
+    p = run_bench(placement.place_value(kernel, 8))
+    check(p.returncode != 0 and "are not the ones described" in p.stderr,
+          f"bytes other than the described ones are refused: {p.stderr.strip()[-200:]}")
+
+    for regex, why in (("^affine/ssse3/", "narrow it to one"), ("^ft_refresh/avx2/", "only the benchmarks of affine"),
+                       ("^affine/scalar/reference/32x32/", "times no kernel of its own")):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = placement.main([regex, "--bench", bench])
+        check(rc == 1 and why in err.getvalue(), f"'{regex}' is refused with \"{why}\": {err.getvalue().strip()}")
+    return 1 if failures else 0
+
+
+sys.exit(main())

@@ -1,0 +1,341 @@
+"""./lab placement: a kernel timed with its machine code at each chosen byte of a 64-byte
+line, beside where the linker put it.
+
+A build decides where each kernel's loops fall in the cache lines, and with them, on some
+cores, its time: on a Zen 5 guest affine/ssse3/dot1 ran 1.8x slower with its inner loop's
+head in the first 8 bytes of a line (docs/findings/zen5.md). This tool reads the kernel a
+benchmark times (kernel_code.kernel_function) from nnuelab_bench with nm and objdump,
+finds the 4-byte RIP-relative displacements that leave the function (constant loads, calls,
+tail jumps), and runs the bench once per placement and turn with NNUELAB_PLACE set, so
+that the bench copies the function to that byte of a fresh page, re-aims those fields and
+times the copy (bench/placement.h; the copy must first write the original's outputs for
+64 inputs). Placements run round robin, the order reversed every other turn; each
+placement's time is the median over turns of a turn's fastest repetition.
+
+What it cannot move: the functions the kernel calls and the data it reads stay where they
+are. A function with an indirect jump (a jump table would send it back into the original)
+or a short jump out of itself is refused. The affine, find_nnz and elementwise benchmarks
+(the activations, pools and ft_output) take a placed copy; dot_u8i8, ft_refresh, ft_update
+and the OCTAV ones do not yet.
+"""
+import argparse
+import os
+import re
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+from results import ResultError, base_name, load  # noqa: E402
+from common import at_least, cpu_model, number_in, pin_command  # noqa: E402
+import kernel_code  # noqa: E402
+
+LINE = kernel_code.LINE
+BENCH = os.path.join(ROOT, "build", "default", "bench", "nnuelab_bench")
+# The benches that pass their kernels through bench::placed() (and check the copy's outputs).
+PLACEABLE_OPS = ("affine", "find_nnz", "crelu16", "crelu32", "crelu32_pair", "sqr_crelu32", "quantmoid4", "pool_avg2",
+                 "pool_max2", "pool_product2", "ft_output")
+
+
+class PlacementError(Exception):
+    pass
+
+
+def fnv1a(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    return h
+
+
+_ROW = re.compile(r"\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$")
+_BRANCH = re.compile(r"(?:(?:bnd|notrack) )?(j[a-z]+|call[a-z]*|loop[a-z]*)\s+([0-9a-f]+)(?: <.*>)?$")
+_RIP = re.compile(r"(-?)0x([0-9a-f]+)\(%rip\)")
+_INDIRECT = re.compile(r"(?:(?:bnd|notrack) )?jmp[a-z]*\s+\*")
+
+
+def listing_rows(objdump_text):
+    """(address, bytes, instruction text) of each instruction of `objdump -d
+    --insn-width=16` output."""
+    rows = []
+    for line in objdump_text.splitlines():
+        m = _ROW.match(line)
+        if m:
+            rows.append((int(m.group(1), 16), bytes.fromhex(m.group(2).replace(" ", "")), m.group(3).strip()))
+    return rows
+
+
+def relocation(rows, start, size):
+    """What moving the function of these rows takes: {"fields": offsets of its 4-byte
+    displacements that leave it, "loops": [(head offset, bytes to the end of its backward
+    jump)] innermost (shortest) first, "code": its bytes, "tail": (field, target) when its
+    last instruction is a jump out of it (a tail call), else None}; PlacementError when it
+    cannot be moved (an indirect jump, a short jump or an unreadable displacement that
+    leaves it)."""
+    end = start + size
+    code = bytearray()
+    fields, loops, tail, tables, seen = [], [], None, [], []
+    for at, raw, text in rows:
+        if not start <= at < end:
+            continue
+        if at != start + len(code):
+            raise PlacementError(f"objdump's listing has a gap at {at:#x}")
+        code += raw
+        after = at + len(raw)
+        where = f"+{at - start:#x} ({text})"
+        tail = None
+        seen.append((at, after, text))
+        if _INDIRECT.match(text) and "(%rip)" not in text:  # through a GOT slot: an absolute target
+            tables.append(jump_table(seen, start, end, where))
+            continue
+        b = _BRANCH.match(text)
+        if b:
+            target = int(b.group(2), 16)
+            if start <= target < end:
+                if target <= at:
+                    loops.append((target - start, after - target))
+                continue
+            if len(raw) < 5 or struct.unpack("<i", raw[-4:])[0] != target - after:
+                raise PlacementError(f"a jump out of the function without a 32-bit displacement at {where}")
+            fields.append(after - 4 - start)
+            if b.group(1) == "jmp":
+                tail = (after - 4 - start, target)
+            continue
+        r = _RIP.search(text)
+        if r:
+            disp = int(r.group(2), 16) * (-1 if r.group(1) else 1)
+            if start <= after + disp < end:
+                continue  # its own code: moves with it
+            enc = struct.pack("<i", disp)
+            # The displacement is followed by an immediate of 0, 1, 2 or 4 bytes at most.
+            spots = [p for p in range(len(raw) - 3) if raw[p:p + 4] == enc and len(raw) - p - 4 in (0, 1, 2, 4)]
+            if len(spots) != 1:
+                raise PlacementError(f"cannot tell where the displacement is in {where}")
+            fields.append(at + spots[0] - start)
+    if len(code) != size:
+        raise PlacementError(f"objdump listed {len(code)} of the function's {size} bytes")
+    table_fields = {f for f, _, _ in tables}
+    return {"fields": [f for f in fields if f not in table_fields], "loops": sorted(loops, key=lambda x: x[1]),
+            "code": bytes(code), "tail": tail, "tables": tables}
+
+
+_TABLE_LEA = re.compile(r"(?:(?:cs|ds) )*lea\s+(-?)0x([0-9a-f]+)\(%rip\),%r")
+_BOUND = re.compile(r"cmp[lq]?\s+\$0x([0-9a-f]+),%")
+
+
+def jump_table(seen, start, end, where):
+    """(offset of the lea's displacement, table address, entries) of the switch whose
+    indirect jump ends `seen` (the instructions so far), in GCC's form: "cmp $N,%i; ja
+    default; lea TABLE(%rip),%t; movslq (%t,%i,4),%x; add %t,%x; jmp *%x", N + 1 entries
+    of 4 bytes, each the target's distance from the table; PlacementError otherwise."""
+    lea = bound = None
+    for k in range(len(seen) - 2, max(-1, len(seen) - 16), -1):
+        at, after, text = seen[k]
+        m = _TABLE_LEA.match(text)
+        if lea is None and m:
+            disp = int(m.group(2), 16) * (-1 if m.group(1) else 1)
+            if not start <= after + disp < end:
+                lea = (after - 4 - start, after + disp)
+        b = _BOUND.match(text)
+        if lea is not None and b and k + 1 < len(seen) and seen[k + 1][2].startswith("ja "):
+            bound = int(b.group(1), 16) + 1
+            break
+    if lea is None or bound is None:
+        raise PlacementError(f"an indirect jump at {where} that is not a bounded jump table")
+    return (lea[0], lea[1], bound)
+
+
+class Piece:
+    """One function of the bench: name, link address, size and relocation()."""
+
+    def __init__(self, bench, binary, name, start=None):
+        if start is None and name not in binary.functions:
+            raise PlacementError(f"{bench} has no function {name}")
+        self.name = name
+        self.start, self.size = (start, binary.starts[start][1]) if start is not None else binary.functions[name]
+        if self.size == 0:
+            raise PlacementError(f"the symbol table gives {name} no size")
+        text = subprocess.run(["objdump", "-d", "--insn-width=16", f"--start-address={self.start:#x}",
+                               f"--stop-address={self.start + self.size:#x}", bench], capture_output=True, text=True,
+                              check=True).stdout
+        rows = listing_rows(text)
+        self.moved = relocation(rows, self.start, self.size)
+        heads = {at for at, _, _ in rows}
+        for _, table, count in self.moved["tables"]:
+            for e in struct.unpack(f"<{count}i", read_bytes(bench, table, 4 * count)):
+                if table + e not in heads:
+                    raise PlacementError(f"{name}: its jump table at {table:#x} leads to {table + e:#x}, not an "
+                                         f"instruction of the function")
+
+    def value(self):
+        """Its part of NNUELAB_PLACE after the address and size: hash, fields and tables
+        (t<lea field>:<table address>:<entries>)."""
+        return " ".join([f"{fnv1a(self.moved['code']):x}"] + [str(f) for f in self.moved["fields"]] +
+                        [f"t{f}:{t:x}:{n}" for f, t, n in self.moved["tables"]])
+
+
+def read_bytes(bench, address, n):
+    """n bytes of the bench's file at link address `address` (in a section with contents)."""
+    heads = subprocess.run(["objdump", "-h", bench], capture_output=True, text=True, check=True).stdout
+    for m in re.finditer(r"^\s*\d+ (\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", heads, re.M):
+        size, vma, offset = (int(m.group(i), 16) for i in (2, 3, 4))
+        if vma <= address and address + n <= vma + size and m.group(1) != ".bss":
+            with open(bench, "rb") as f:
+                f.seek(offset + address - vma)
+                return f.read(n)
+    raise PlacementError(f"no section of {bench} holds {n} bytes at {address:#x}")
+
+
+def read_kernel(bench, function):
+    """(kernel, entry): the Pieces to move for the benchmarks calling `function` (demangled,
+    no parameters). A function without loops whose last instruction jumps to the start of
+    another function is an entry (a registry wrapper): the kernel is that function, and
+    both are copied; otherwise the kernel is `function` and the entry None."""
+    binary = kernel_code.Binary(bench)
+    first = Piece(bench, binary, binary.resolve(function) or function)  # _run_list: the function it holds
+    tail = first.moved["tail"]
+    if first.moved["loops"] or not tail:
+        return first, None
+    starts = {at: name for at, (name, _) in binary.starts.items()}
+    if tail[1] not in starts:
+        return first, None
+    if first.moved["tables"]:
+        raise PlacementError(f"{function} has a jump table and ends in a jump out: not followed")
+    kernel = Piece(bench, binary, starts[tail[1]], tail[1])
+    if not kernel.moved["loops"] and kernel.moved["tail"] and kernel.moved["tail"][1] in starts:
+        raise PlacementError(f"{function} jumps to {kernel.name}, which jumps on to "
+                             f"{starts[kernel.moved['tail'][1]]}: two levels of entries are not followed")
+    return kernel, first
+
+
+def place_value(kernel, byte, entry=None):
+    """NNUELAB_PLACE for the kernel at `byte` of a line, called through entry's copy."""
+    value = f"{kernel.start:x} {kernel.size} {byte} {kernel.value()}"
+    if entry:
+        value += f"; {entry.start:x} {entry.size} {fnv1a(entry.moved['code']):x} {entry.moved['tail'][0]} " + \
+            " ".join(str(f) for f in entry.moved["fields"])
+    return value
+
+
+def benchmarks(bench, regex):
+    p = subprocess.run([bench, "--benchmark_list_tests=true", f"--benchmark_filter={regex}"], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        raise PlacementError(f"the bench refused the filter: {p.stderr.strip()[-300:]}")
+    return [base_name(n) for n in p.stdout.split()]
+
+
+def kernel_of(names):
+    """The one kernel function the benchmarks named time; PlacementError otherwise."""
+    funcs = {}
+    for n in names:
+        f = kernel_code.kernel_function(n)
+        if f is None:
+            raise PlacementError(f"{n} times no kernel of its own (a floor, a peak or a reference)")
+        if n.split("/")[0] not in PLACEABLE_OPS:
+            raise PlacementError(f"{n}: only the benchmarks of {', '.join(PLACEABLE_OPS)} run a placed copy")
+        funcs.setdefault(f, []).append(n)
+    if len(funcs) != 1:
+        some = sorted(funcs)
+        raise PlacementError(f"the filter selects benchmarks of {len(some)} kernels ({', '.join(some[:3])}"
+                             f"{', ...' if len(some) > 3 else ''}): narrow it to one")
+    return next(iter(funcs))
+
+
+def run_turns(args, bench, sides, work):
+    """{side: [{benchmark: ns} per turn]}; sides: [(key, NNUELAB_PLACE or None)]."""
+    flags = [f"--benchmark_filter={args.filter}", f"--benchmark_min_time={args.min_time}",
+             f"--benchmark_repetitions={args.repetitions}", "--benchmark_out_format=json", "--noise=0"]
+    pin, how = pin_command([], 1)
+    print(f"placement: {len(sides)} placements x {args.turns} turns, {how}", flush=True)
+    times = {k: [] for k, _ in sides}
+    for t in range(args.turns):
+        for key, place in (sides if t % 2 == 0 else sides[::-1]):
+            env = dict(os.environ)
+            env.pop("NNUELAB_PLACE", None)
+            if place is not None:
+                env["NNUELAB_PLACE"] = place
+            env.setdefault("NNUELAB_DATA", os.path.join(ROOT, "..", "shared", "data"))
+            out = os.path.join(work, f"{key}-{t}.json")
+            p = subprocess.run(pin + [bench, *flags, f"--benchmark_out={out}"], env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True)
+            if p.returncode != 0:
+                raise PlacementError(f"the bench failed at {key} (exit {p.returncode}): {p.stderr.strip()[-400:]}")
+            if place is not None and "nnuelab_place: copied to" not in p.stderr:
+                raise PlacementError(f"the bench never called the kernel at {key}: nothing was placed")
+            times[key].append({base_name(r.name): min(r.times) for r in load(out) if r.error is None and r.times})
+        print(f"turn {t + 1}/{args.turns} done", flush=True)
+    return times
+
+
+def report(kernel, entry, names, keys, medians):
+    start, moved = kernel.start, kernel.moved
+    loops = ", ".join(f"+{h:#x} ({n} bytes)" for h, n in moved["loops"]) or "none"
+    if entry:
+        print(f"\n{entry.name} ({entry.size} bytes) jumps to the kernel proper; both are copied, the entry to "
+              f"byte 0 of the next page")
+    print(f"\n{kernel.name}: {len(moved['code'])} bytes, linked at {start:#x} (byte {start % LINE} of its line); "
+          f"loops (head, length), innermost first: {loops}; {len(moved['fields'])} displacement(s) re-aimed")
+    print(f"CPU: {cpu_model()}; ns per call, median over turns of each turn's fastest repetition\n")
+    head = moved["loops"][0][0] if moved["loops"] else None
+    short = [n.split("/", 3)[3] for n in names]
+    width = max(12, *(len(s) for s in short))
+    print(f"{'placement':<18}{'loop head':>10}  " + "  ".join(f"{s:>{width}}" for s in short))
+    for key in keys:
+        byte = start % LINE if key == "linked" else int(key)
+        at = "-" if head is None else f"byte {(byte + head) % LINE}"
+        label = "as linked" if key == "linked" else f"byte {key}"
+        cells = []
+        for n in names:
+            v = medians[key].get(n)
+            base = medians["linked"].get(n)
+            cells.append("-" if v is None else f"{v:,.1f}" + (f" {v / base:5.2f}x" if base and key != "linked" else ""))
+        print(f"{label:<18}{at:>10}  " + "  ".join(f"{c:>{width}}" for c in cells))
+    for n, s in zip(names, short):
+        vals = [medians[k][n] for k in keys if k != "linked" and n in medians[k]]
+        if vals:
+            lo, hi = min(vals), max(vals)
+            print(f"{s}: placed copies {lo:,.1f} to {hi:,.1f} ns ({hi / lo:.2f}x between the fastest and "
+                  f"slowest placement)")
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="./lab placement", description=__doc__.split("\n\n")[0])
+    ap.add_argument("filter", help="benchmark regex selecting the benchmarks of one affine kernel")
+    ap.add_argument("--step", type=at_least(1), default=8, help="placements every STEP bytes of the line (8)")
+    ap.add_argument("--turns", type=at_least(1), default=3)
+    ap.add_argument("--repetitions", type=at_least(1), default=3)
+    ap.add_argument("--min-time", type=number_in("a time in seconds > 0", 0, 60, above=True), default=0.05)
+    ap.add_argument("--bench", default=BENCH)
+    args = ap.parse_args(argv)
+    try:
+        re.compile(args.filter)
+        names = benchmarks(args.bench, args.filter)
+        if not names:
+            raise PlacementError(f"'{args.filter}' selects no benchmark")
+        function = kernel_of(names)
+        kernel, entry = read_kernel(args.bench, function)
+        keys = ["linked"] + [str(b) for b in range(0, LINE, args.step)]
+        sides = [("linked", None)] + [(k, place_value(kernel, int(k), entry)) for k in keys[1:]]
+        with tempfile.TemporaryDirectory(prefix="nnuelab-placement-") as work:
+            times = run_turns(args, args.bench, sides, work)
+        medians = {k: {n: statistics.median([t[n] for t in ts if n in t]) for n in names if any(n in t for t in ts)}
+                   for k, ts in times.items()}
+        report(kernel, entry, names, keys, medians)
+    except (PlacementError, ResultError) as e:
+        print(f"placement: {e}", file=sys.stderr)
+        return 1
+    except re.error as e:
+        print(f"placement: '{args.filter}' is not a regular expression: {e}", file=sys.stderr)
+        return 2
+    except kernel_code.FAILURES as e:
+        print(f"placement: {kernel_code.why_failed(e)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
