@@ -42,7 +42,7 @@ struct Piece {
 
 struct Spec {
   Piece kernel;
-  int byte = 0;
+  std::size_t offset = 0;  // where the copy starts in its page
   std::optional<Piece> entry;  // the function the benchmark calls, when it tail-jumps to the kernel
   std::size_t tail = 0;        // the entry's field of that jump
 };
@@ -50,7 +50,7 @@ struct Spec {
 [[noreturn]] void bad(const std::string& why) { throw std::runtime_error("NNUELAB_PLACE: " + why); }
 
 constexpr const char* kForm =
-    " (\"<address> <size> <byte> <hash> [<field>...]\", then optionally \"; <entry address> <size> <hash> "
+    " (\"<address> <size> <offset> <hash> [<field>...]\", then optionally \"; <entry address> <size> <hash> "
     "<tail field> [<field>...]\")";
 
 std::uint64_t read_number(std::istringstream& in, const char* what, int base) {
@@ -105,9 +105,10 @@ std::optional<Spec> parse() {
   Spec s;
   s.kernel.address = read_number(in, "address", 16);
   s.kernel.size = read_size(in);
-  const std::uint64_t byte = read_number(in, "byte", 10);
-  if (byte >= kLine) bad("byte " + std::to_string(byte) + " is not in 0..63 (a byte of a 64-byte line)");
-  s.byte = int(byte);
+  s.offset = read_number(in, "offset", 10);
+  if (s.offset >= std::size_t(sysconf(_SC_PAGESIZE)))
+    bad("offset " + std::to_string(s.offset) + " is not in 0.." + std::to_string(sysconf(_SC_PAGESIZE) - 1) +
+        " (a byte of a page)");
   s.kernel.hash = read_number(in, "hash", 16);
   read_fields(in, s.kernel, "function");
   if (semi != std::string::npos) {
@@ -204,13 +205,18 @@ Copy make_copy(const Spec& s) {
   const unsigned char* kernel = loaded(s.kernel.address);
   std::size_t table_bytes = 0;
   for (const Piece::Table& t : s.kernel.tables) table_bytes += 4 * t.entries;
-  // The kernel's pages, then its jump tables', then the entry's.
-  const std::size_t kernel_pages = (s.byte + s.kernel.size + page - 1) / page * page;
+  // The kernel's pages, then its jump tables', then the entry's. map_near's pages are a
+  // multiple of 16 MiB from the kernel's, so the copy's address differs from the
+  // original's in bits 0-11 only by the offset asked for, and not at all in bits 12-23:
+  // what indexes caches and predictors by the low bits sees the line asked for.
+  const std::size_t entry_offset = s.entry ? (s.entry->address + load_bias()) % page : 0;
+  const std::size_t kernel_pages = (s.offset + s.kernel.size + page - 1) / page * page;
   const std::size_t table_pages = (table_bytes + page - 1) / page * page;
-  const std::size_t bytes = kernel_pages + table_pages + (s.entry ? (s.entry->size + page - 1) / page * page : 0);
+  const std::size_t bytes =
+      kernel_pages + table_pages + (s.entry ? (entry_offset + s.entry->size + page - 1) / page * page : 0);
   unsigned char* mem = map_near(reinterpret_cast<std::uintptr_t>(kernel), bytes);
   if (!mem) bad("no free pages within 1 GiB of the function for its copy");
-  unsigned char* to = mem + s.byte;  // pages start lines: byte s.byte of the first line
+  unsigned char* to = mem + s.offset;
   copy_piece(s.kernel, kernel, to, "function");
   // Each jump table is copied with its entries measured from the copy (they led into the
   // original), and the lea that loads it aimed at the copy.
@@ -234,10 +240,11 @@ Copy make_copy(const Spec& s) {
   }
   const void* called = to;
   if (s.entry) {
-    // The entry goes to the pages after the kernel's, its tail jump aimed at the kernel's
-    // copy: it was aimed at the kernel itself, or the description is wrong.
+    // The entry goes to the pages after the kernel's, at its own offset in a page, its tail
+    // jump aimed at the kernel's copy: it was aimed at the kernel itself, or the
+    // description is wrong.
     const unsigned char* entry = loaded(s.entry->address);
-    unsigned char* entry_to = mem + kernel_pages + table_pages;
+    unsigned char* entry_to = mem + kernel_pages + table_pages + entry_offset;
     std::int32_t d;
     std::memcpy(&d, entry + s.tail, 4);
     if (distance(entry + s.tail + 4, kernel) != d) bad("the entry's tail field does not jump to the function");
@@ -248,10 +255,12 @@ Copy make_copy(const Spec& s) {
   }
   if (mprotect(mem, bytes, PROT_READ | PROT_EXEC) != 0) bad(std::string("mprotect: ") + std::strerror(errno));
   char text[200];
-  std::snprintf(text, sizeof text, "%#llx (byte %d of its line; the original at %#llx, byte %d)%s",
-                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(to)), s.byte,
+  std::snprintf(text, sizeof text, "%#llx (byte %d of line %d of its page; the original at %#llx, byte %d of line %d)%s",
+                static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(to)), int(s.offset % kLine),
+                int(s.offset / kLine),
                 static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(kernel)),
-                int(reinterpret_cast<std::uintptr_t>(kernel) % kLine), s.entry ? ", through its entry's copy" : "");
+                int(reinterpret_cast<std::uintptr_t>(kernel) % kLine),
+                int(reinterpret_cast<std::uintptr_t>(kernel) % page / kLine), s.entry ? ", through its entry's copy" : "");
   return {called, text};
 }
 

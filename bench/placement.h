@@ -3,10 +3,11 @@
 // on a Zen 5 guest that alone made affine/ssse3/dot1 1.8x slower (docs/findings/zen5.md,
 // 2026-12-05), so a time is a kernel's only once it is known at every placement.
 //
-// NNUELAB_PLACE="<address> <size> <byte> <hash> [<field>...]", written by tools/placement.py
-// from the binary's symbol table and objdump: the function at link address <address> (hex)
-// of <size> bytes is copied so that it starts at byte <byte> (0..63) of a line, in a page
-// of its own within reach of its 32-bit displacements. Each <field> is the offset in the
+// NNUELAB_PLACE="<address> <size> <offset> <hash> [<field>...]", written by
+// tools/placement.py from the binary's symbol table and objdump: the function at link
+// address <address> (hex) of <size> bytes is copied to byte <offset> of a fresh page (byte
+// offset % 64 of line offset / 64), a multiple of 16 MiB away from its own page: only the
+// offset in the page, and bits from 24 up, differ from the original's address. Each <field> is the offset in the
 // function of a 4-byte RIP-relative displacement that leaves it (a constant's load, a call
 // or a tail jump), re-aimed at the same target from the copy; jumps within the function
 // move with it. <hash> (FNV-1a of the function's bytes, hex) must match the loaded bytes, so
@@ -14,8 +15,10 @@
 // Most registry entries are a few instructions ending in a jump to the kernel proper (a
 // template's function shared by several entries). For those the value goes on with
 // "; <entry address> <size> <hash> <tail field> [<field>...]": the entry is copied too (to
-// the next page, byte 0), its fields re-aimed and its tail jump aimed at the kernel's copy,
-// and the benchmark calls the entry's copy.
+// the next pages, at its own offset in a page), its fields re-aimed and its tail jump
+// aimed at the kernel's copy, and the benchmark calls the entry's copy. A switch's jump
+// table goes with its function as "t<lea field>:<table address>:<entries>" among the
+// fields: copied after the kernel, its entries measured from the copy.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -76,18 +76,26 @@ def main():
             rc = placement.main([regex, "--step", "32", "--turns", "1", "--repetitions", "1", "--min-time", "0.001",
                                  "--bench", bench])
         text = out.getvalue()
-        rows = [line for line in text.splitlines() if line.startswith(("as linked", "byte 0 ", "byte 32 "))]
+        rows = [line for line in text.splitlines() if line.startswith(("as linked", "byte 0", "byte 32"))]
         check(rc == 0 and len(rows) == 3 and all(any(c.isdigit() for c in r.split()[-1]) for r in rows) and
               (entry is None or ("jumps to the kernel proper" in text) == entry),
               f"{regex}: timed as linked and at bytes 0 and 32{', through its entry' if entry else ''} "
               f"(exit {rc}):\n{text[-700:]}")
+    # --lines: the line of the page moves instead, the byte kept.
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = placement.main(["^affine/ssse3/dot1/32x32/", "--lines", "32", "--turns", "1", "--repetitions", "1",
+                             "--min-time", "0.001", "--bench", bench])
+    rows = [line for line in out.getvalue().splitlines() if line.startswith(("line 0", "line 32"))]
+    check(rc == 0 and len(rows) == 2, f"--lines 32 times copies at lines 0 and 32 of a page (exit {rc}):\n"
+          f"{out.getvalue()[-500:]}")
 
     def run_bench(place):
         env = dict(os.environ, NNUELAB_PLACE=place)
         return subprocess.run([bench, "--noise=0", "--benchmark_filter=^affine/ssse3/dot1/32x32/",
                                "--benchmark_min_time=0.001"], env=env, capture_output=True, text=True)
     for place, why in (("zz 10 0 0", "NNUELAB_PLACE: bad address 'zz'"),
-                       ("1000 10 64 0", "NNUELAB_PLACE: byte 64 is not in 0..63"),
+                       ("1000 10 4096 0", "NNUELAB_PLACE: offset 4096 is not in 0..4095"),
                        ("1000 10 0 0 8", "NNUELAB_PLACE: field 8 is not 4 bytes inside the function"),
                        ("1000", "NNUELAB_PLACE: missing its size"),
                        ("1000 10 0 0; 2000 5 0 1", "NNUELAB_PLACE: the tail field 1 is not one of the entry's fields")):

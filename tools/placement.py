@@ -1,22 +1,28 @@
 """./lab placement: a kernel timed with its machine code at each chosen byte of a 64-byte
-line, beside where the linker put it.
+line (or line of a page), beside where the linker put it.
 
 A build decides where each kernel's loops fall in the cache lines, and with them, on some
 cores, its time: on a Zen 5 guest affine/ssse3/dot1 ran 1.8x slower with its inner loop's
-head in the first 8 bytes of a line (docs/findings/zen5.md). This tool reads the kernel a
-benchmark times (kernel_code.kernel_function) from nnuelab_bench with nm and objdump,
-finds the 4-byte RIP-relative displacements that leave the function (constant loads, calls,
-tail jumps), and runs the bench once per placement and turn with NNUELAB_PLACE set, so
-that the bench copies the function to that byte of a fresh page, re-aims those fields and
-times the copy (bench/placement.h; the copy must first write the original's outputs for
-64 inputs). Placements run round robin, the order reversed every other turn; each
-placement's time is the median over turns of a turn's fastest repetition.
+head in the first bytes of a line (docs/findings/zen5.md). This tool reads the kernel a
+benchmark times (kernel_code.kernel_function) from nnuelab_bench with nm and objdump:
+the 4-byte RIP-relative displacements that leave the function (constant loads, calls,
+tail jumps), its switches' jump tables, and whether it is a registry entry that jumps to
+the kernel proper (then both are moved). It runs the bench once per placement and turn
+with NNUELAB_PLACE set, so that the bench copies the function to that offset of a fresh
+page (16 MiB multiples from its own: only the offset in the page differs in the low 24
+address bits), re-aims those fields and times the copy (bench/placement.h; the copy must
+first write the original's outputs). The default sweep moves the byte within the
+kernel's own line of a page; --lines moves the line within the page at the kernel's own
+byte. The copy at the linked offset is always timed too: it differs from the original
+only in its high address bits and neighbours. Placements run round robin, the order
+reversed every other turn; each placement's time is the median over turns of a turn's
+fastest repetition.
 
 What it cannot move: the functions the kernel calls and the data it reads stay where they
-are. A function with an indirect jump (a jump table would send it back into the original)
-or a short jump out of itself is refused. The affine, find_nnz and elementwise benchmarks
-(the activations, pools and ft_output) take a placed copy; dot_u8i8, ft_refresh, ft_update
-and the OCTAV ones do not yet.
+are. A function with an indirect jump other than a bounded jump table, or a short jump
+out of itself, is refused. The affine, find_nnz and elementwise benchmarks (the
+activations, pools and ft_output) take a placed copy; dot_u8i8, ft_refresh, ft_update and
+the OCTAV ones do not yet.
 """
 import argparse
 import os
@@ -34,6 +40,7 @@ from common import at_least, cpu_model, number_in, pin_command  # noqa: E402
 import kernel_code  # noqa: E402
 
 LINE = kernel_code.LINE
+PAGE = 4096  # x86-64's base page: map_near in bench/placement.cpp keeps the offset in it
 BENCH = os.path.join(ROOT, "build", "default", "bench", "nnuelab_bench")
 # The benches that pass their kernels through bench::placed() (and check the copy's outputs).
 PLACEABLE_OPS = ("affine", "find_nnz", "crelu16", "crelu32", "crelu32_pair", "sqr_crelu32", "quantmoid4", "pool_avg2",
@@ -211,9 +218,9 @@ def read_kernel(bench, function):
     return kernel, first
 
 
-def place_value(kernel, byte, entry=None):
-    """NNUELAB_PLACE for the kernel at `byte` of a line, called through entry's copy."""
-    value = f"{kernel.start:x} {kernel.size} {byte} {kernel.value()}"
+def place_value(kernel, offset, entry=None):
+    """NNUELAB_PLACE for the kernel at byte `offset` of a page, called through entry's copy."""
+    value = f"{kernel.start:x} {kernel.size} {offset} {kernel.value()}"
     if entry:
         value += f"; {entry.start:x} {entry.size} {fnv1a(entry.moved['code']):x} {entry.moved['tail'][0]} " + \
             " ".join(str(f) for f in entry.moved["fields"])
@@ -271,29 +278,34 @@ def run_turns(args, bench, sides, work):
     return times
 
 
-def report(kernel, entry, names, keys, medians):
+def report(kernel, entry, names, keys, medians, lines=False):
     start, moved = kernel.start, kernel.moved
-    loops = ", ".join(f"+{h:#x} ({n} bytes)" for h, n in moved["loops"]) or "none"
+    loops = ", ".join(f"+{h:#x} ({n} bytes)" for h, n in moved["loops"][:4]) or "none"
+    if len(moved["loops"]) > 4:
+        loops += f" and {len(moved['loops']) - 4} more"
     if entry:
         print(f"\n{entry.name} ({entry.size} bytes) jumps to the kernel proper; both are copied, the entry to "
-              f"byte 0 of the next page")
-    print(f"\n{kernel.name}: {len(moved['code'])} bytes, linked at {start:#x} (byte {start % LINE} of its line); "
+              f"its own offset in the pages after the kernel's")
+    print(f"\n{kernel.name}: {len(moved['code'])} bytes, linked at {start:#x} (byte {start % LINE} of line "
+          f"{start % PAGE // LINE} of its page); "
           f"loops (head, length), innermost first: {loops}; {len(moved['fields'])} displacement(s) re-aimed")
     print(f"CPU: {cpu_model()}; ns per call, median over turns of each turn's fastest repetition\n")
     head = moved["loops"][0][0] if moved["loops"] else None
     short = [n.split("/", 3)[3] for n in names]
     width = max(12, *(len(s) for s in short))
-    print(f"{'placement':<18}{'loop head':>10}  " + "  ".join(f"{s:>{width}}" for s in short))
+    print(f"{'placement':<20}{'loop head':>10}  " + "  ".join(f"{s:>{width}}" for s in short))
     for key in keys:
-        byte = start % LINE if key == "linked" else int(key)
-        at = "-" if head is None else f"byte {(byte + head) % LINE}"
-        label = "as linked" if key == "linked" else f"byte {key}"
+        offset = start % PAGE if key == "linked" else int(key)
+        at = "-" if head is None else f"byte {(offset + head) % LINE}"
+        label = "as linked" if key == "linked" else \
+            (f"line {offset // LINE}" if lines else f"byte {offset % LINE}") + \
+            (" (linked's)" if offset == start % PAGE else "")
         cells = []
         for n in names:
             v = medians[key].get(n)
             base = medians["linked"].get(n)
             cells.append("-" if v is None else f"{v:,.1f}" + (f" {v / base:5.2f}x" if base and key != "linked" else ""))
-        print(f"{label:<18}{at:>10}  " + "  ".join(f"{c:>{width}}" for c in cells))
+        print(f"{label:<20}{at:>10}  " + "  ".join(f"{c:>{width}}" for c in cells))
     for n, s in zip(names, short):
         vals = [medians[k][n] for k in keys if k != "linked" and n in medians[k]]
         if vals:
@@ -305,7 +317,10 @@ def report(kernel, entry, names, keys, medians):
 def main(argv):
     ap = argparse.ArgumentParser(prog="./lab placement", description=__doc__.split("\n\n")[0])
     ap.add_argument("filter", help="benchmark regex selecting the benchmarks of one affine kernel")
-    ap.add_argument("--step", type=at_least(1), default=8, help="placements every STEP bytes of the line (8)")
+    ap.add_argument("--step", type=at_least(1), default=8,
+                    help="copies at every STEP-th byte of the kernel's own line of a page (8)")
+    ap.add_argument("--lines", type=at_least(1), metavar="STEP",
+                    help="instead: copies at every STEP-th line of a page, at the kernel's own byte of a line")
     ap.add_argument("--turns", type=at_least(1), default=3)
     ap.add_argument("--repetitions", type=at_least(1), default=3)
     ap.add_argument("--min-time", type=number_in("a time in seconds > 0", 0, 60, above=True), default=0.05)
@@ -318,13 +333,20 @@ def main(argv):
             raise PlacementError(f"'{args.filter}' selects no benchmark")
         function = kernel_of(names)
         kernel, entry = read_kernel(args.bench, function)
-        keys = ["linked"] + [str(b) for b in range(0, LINE, args.step)]
+        # Copies start at the kernel's own byte of its own line of a page (the linked
+        # placement: a copy there differs from the original only in address bits 24 and up)
+        # but for what is swept: the byte in that line (--step), or the line in the page
+        # (--lines), the other kept.
+        own_line, own_byte = kernel.start % PAGE // LINE * LINE, kernel.start % LINE
+        offsets = [own_line + b for b in range(0, LINE, args.step)] if not args.lines else \
+            [line * LINE + own_byte for line in range(0, PAGE // LINE, args.lines)]
+        keys = ["linked"] + [str(o) for o in sorted(set(offsets) | {kernel.start % PAGE})]
         sides = [("linked", None)] + [(k, place_value(kernel, int(k), entry)) for k in keys[1:]]
         with tempfile.TemporaryDirectory(prefix="nnuelab-placement-") as work:
             times = run_turns(args, args.bench, sides, work)
         medians = {k: {n: statistics.median([t[n] for t in ts if n in t]) for n in names if any(n in t for t in ts)}
                    for k, ts in times.items()}
-        report(kernel, entry, names, keys, medians)
+        report(kernel, entry, names, keys, medians, bool(args.lines))
     except (PlacementError, ResultError) as e:
         print(f"placement: {e}", file=sys.stderr)
         return 1
