@@ -1,8 +1,11 @@
 // affine: every registered variant x real shapes x densities, plus the scalar reference.
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 #include <type_traits>
 

@@ -17,6 +17,7 @@ Exit 1 on a failure (each a line starting "FAIL  ").
 """
 import contextlib
 import io
+import json
 import os
 import subprocess
 import sys
@@ -84,10 +85,18 @@ def main():
     # --lines: the line of the page moves instead, the byte kept.
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
+        saved = os.path.join(out_dir, "lines.json")
+    with contextlib.redirect_stdout(out):
         rc = placement.main(["^affine/ssse3/dot1/32x32/", "--lines", "32", "--turns", "1", "--repetitions", "1",
-                             "--min-time", "0.001", "--bench", bench])
+                             "--min-time", "0.001", "--bench", bench, "--out", saved])
     rows = [line for line in out.getvalue().splitlines() if line.startswith(("line 0", "line 32"))]
-    check(rc == 0 and len(rows) == 2, f"--lines 32 times copies at lines 0 and 32 of a page (exit {rc}):\n"
+    with open(saved) as f:
+        kept = json.load(f)
+    check(rc == 0 and len(rows) == 2 and kept["sweep"] == "lines" and kept["offsets"]["linked"] is None and
+          sorted(int(k) // 64 for k in kept["medians"] if k != "linked")[:1] == [0] and
+          32 in [int(k) // 64 for k in kept["medians"] if k != "linked"] and
+          all(len(v) == 1 for v in kept["turns"].values()),
+          f"--lines 32 times copies at lines 0 and 32 of a page, --out keeps them (exit {rc}):\n"
           f"{out.getvalue()[-500:]}")
 
     def run_bench(place):

@@ -25,6 +25,7 @@ activations, pools and ft_output) take a placed copy; dot_u8i8, ft_refresh, ft_u
 the OCTAV ones do not yet.
 """
 import argparse
+import json
 import os
 import re
 import statistics
@@ -272,7 +273,8 @@ def run_turns(args, bench, sides, work):
             if p.returncode != 0:
                 raise PlacementError(f"the bench failed at {key} (exit {p.returncode}): {p.stderr.strip()[-400:]}")
             if place is not None and "nnuelab_place: copied to" not in p.stderr:
-                raise PlacementError(f"the bench never called the kernel at {key}: nothing was placed")
+                raise PlacementError(f"the bench never called the kernel at {key}: nothing was placed (a "
+                                     f"variant this CPU lacks, or its benchmarks skipped: {p.stderr.strip()[-200:]})")
             times[key].append({base_name(r.name): min(r.times) for r in load(out) if r.error is None and r.times})
         print(f"turn {t + 1}/{args.turns} done", flush=True)
     return times
@@ -325,6 +327,7 @@ def main(argv):
     ap.add_argument("--repetitions", type=at_least(1), default=3)
     ap.add_argument("--min-time", type=number_in("a time in seconds > 0", 0, 60, above=True), default=0.05)
     ap.add_argument("--bench", default=BENCH)
+    ap.add_argument("--out", metavar="FILE", help="also write the times as JSON (every turn, and the medians)")
     args = ap.parse_args(argv)
     try:
         re.compile(args.filter)
@@ -347,6 +350,13 @@ def main(argv):
         medians = {k: {n: statistics.median([t[n] for t in ts if n in t]) for n in names if any(n in t for t in ts)}
                    for k, ts in times.items()}
         report(kernel, entry, names, keys, medians, bool(args.lines))
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump({"kind": "nnuelab-placement", "cpu": cpu_model(), "kernel": kernel.name,
+                           "entry": entry.name if entry else None, "linked": kernel.start,
+                           "loops": kernel.moved["loops"], "sweep": "lines" if args.lines else "bytes",
+                           "offsets": {k: v for k, v in sides}, "turns": times, "medians": medians}, f, indent=1)
+            print(f"placement: wrote {args.out}")
     except (PlacementError, ResultError) as e:
         print(f"placement: {e}", file=sys.stderr)
         return 1
