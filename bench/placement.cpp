@@ -269,7 +269,13 @@ std::optional<Copy> g_copy;
 
 }  // namespace
 
-void check_placement() { (void)spec(); }
+void check_placement() {
+#if !defined(__x86_64__)
+  // The fields tools/placement.py finds are x86-64 encodings (rel32 displacements).
+  if (std::getenv("NNUELAB_PLACE") && *std::getenv("NNUELAB_PLACE")) bad("copies are made on x86-64 only");
+#endif
+  (void)spec();
+}
 
 const void* placed_code(const void* function) {
   const auto& s = spec();

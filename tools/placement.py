@@ -27,6 +27,7 @@ the OCTAV ones do not yet.
 import argparse
 import json
 import os
+import platform
 import re
 import statistics
 import struct
@@ -330,6 +331,8 @@ def main(argv):
     ap.add_argument("--out", metavar="FILE", help="also write the times as JSON (every turn, and the medians)")
     args = ap.parse_args(argv)
     try:
+        if platform.machine() not in ("x86_64", "AMD64"):
+            raise PlacementError(f"reads x86-64 code only (this machine: {platform.machine()})")
         re.compile(args.filter)
         names = benchmarks(args.bench, args.filter)
         if not names:
