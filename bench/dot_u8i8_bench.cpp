@@ -5,6 +5,7 @@
 
 #include "bench/harness.h"
 #include "bench/peak.h"
+#include "bench/placement.h"
 #include "bench/register.h"
 #include "kernels/dot_u8i8/registry.h"
 #include "reference/dot_u8i8.h"
@@ -77,6 +78,29 @@ void time_dot(benchmark::State& state, int groups, RunFn run, const std::string&
   set_pct_peak(state, isa, 8.0 * groups);  // as for affine; given again from `macs` at the end of the run
 }
 
+// Whether kernels a and b leave the same accumulators for 16 pairs of pool inputs (a placed
+// copy's check, bench/placement.h), each from zero, with random weights.
+bool same_dot(int groups, RunFn a, RunFn b) {
+  const Shape s{groups};
+  const int bytes = 4 * groups;
+  const workloads::InputPool& pool = activation_pool(bytes, workloads::Density{});
+  workloads::Buffer<std::int8_t> w(bytes), w2(bytes);
+  workloads::Rng rng(0x91ace + groups);
+  for (int i = 0; i < bytes; ++i) {
+    w[i] = std::int8_t(rng.uniform(-128, 127));
+    w2[i] = std::int8_t(rng.uniform(-128, 127));
+  }
+  workloads::Buffer<std::int32_t> acc_a(groups), acc_b(groups);
+  for (int i = 0; i < 16; ++i) {
+    std::memset(acc_a.data(), 0, std::size_t(groups) * 4);
+    std::memset(acc_b.data(), 0, std::size_t(groups) * 4);
+    a(s, acc_a.data(), pool.get(i), w.data(), pool.get(i + 16), w2.data());
+    b(s, acc_b.data(), pool.get(i), w.data(), pool.get(i + 16), w2.data());
+    if (std::memcmp(acc_a.data(), acc_b.data(), std::size_t(groups) * 4) != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void register_dot_u8i8() {
@@ -92,7 +116,12 @@ void register_dot_u8i8() {
     for (const dot_u8i8::Variant* v : selected_variants(dot_u8i8::variants())) {
       if (v->info.available() && !dot_u8i8::why_unsupported(*v, s).empty()) continue;
       register_variant_benchmark(v->info.name + suffix, &v->info, input_bytes,
-                                 [=](benchmark::State& st) { time_dot(st, groups, v->run, v->info.isa); });
+                                 [=](benchmark::State& st) {
+                                   const RunFn run = placed_checked(v->run, v->info.name, [&](RunFn a, RunFn b) {
+                                     return same_dot(groups, a, b);
+                                   });
+                                   time_dot(st, groups, run, v->info.isa);
+                                 });
     }
   }
   // The peaks are machine facts, not variants: only when no variant is forced.

@@ -7,8 +7,8 @@
   jump table (indirect jump), a short jump out of the function or a listing with a gap are
   refused.
 - Short real runs: a dense kernel (dot1, run), a sparse one given its bitsets (run_bits,
-  an entry that jumps to the kernel proper: both copied), find_nnz and crelu32 (run and
-  run_many) at two placements each; the bench checks each copy's outputs against the original's
+  an entry that jumps to the kernel proper: both copied), find_nnz, dot_u8i8 and crelu32
+  (run and run_many) at two placements each; the bench checks each copy's outputs against the original's
   before timing it, so a run that finishes means the copy computed the same bytes.
 - The bench refuses a malformed NNUELAB_PLACE before it starts, and bytes at the address
   that are not the described ones (the hash) when the kernel is first called; the tool
@@ -70,7 +70,7 @@ def main():
     os.makedirs(out_dir, exist_ok=True)
     for regex, entry in (("^affine/ssse3/dot1/32x32/", False),
                          ("^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/", True),
-                         ("^find_nnz/avx2/lut16_popcnt/1024c/", None), ("^crelu32/avx2/packs_shift_imm_lanes/32>>6/", None),
+                         ("^find_nnz/avx2/lut16_popcnt/1024c/", None), ("^dot_u8i8/avx2/maddubs_x2/64/", None), ("^crelu32/avx2/packs_shift_imm_lanes/32>>6/", None),
                          ("^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/", None)):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):

@@ -20,9 +20,9 @@ fastest repetition.
 
 What it cannot move: the functions the kernel calls and the data it reads stay where they
 are. A function with an indirect jump other than a bounded jump table, or a short jump
-out of itself, is refused. The affine, find_nnz and elementwise benchmarks (the
-activations, pools and ft_output) take a placed copy; dot_u8i8, ft_refresh, ft_update and
-the OCTAV ones do not yet.
+out of itself, is refused. The affine, find_nnz, dot_u8i8 and elementwise benchmarks (the
+activations, pools and ft_output) take a placed copy; ft_refresh, ft_update and the OCTAV
+ones do not yet.
 """
 import argparse
 import json
@@ -45,7 +45,7 @@ LINE = kernel_code.LINE
 PAGE = 4096  # x86-64's base page: map_near in bench/placement.cpp keeps the offset in it
 BENCH = os.path.join(ROOT, "build", "default", "bench", "nnuelab_bench")
 # The benches that pass their kernels through bench::placed() (and check the copy's outputs).
-PLACEABLE_OPS = ("affine", "find_nnz", "crelu16", "crelu32", "crelu32_pair", "sqr_crelu32", "quantmoid4", "pool_avg2",
+PLACEABLE_OPS = ("affine", "find_nnz", "dot_u8i8", "crelu16", "crelu32", "crelu32_pair", "sqr_crelu32", "quantmoid4", "pool_avg2",
                  "pool_max2", "pool_product2", "ft_output")
 
 
