@@ -37,8 +37,9 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
-from results import ResultError, base_name, load  # noqa: E402
+from results import ResultError, base_name  # noqa: E402
 from common import at_least, cpu_model, number_in, pin_command  # noqa: E402
+import ab  # noqa: E402  (its turn order and per-turn reading)
 import kernel_code  # noqa: E402
 
 LINE = kernel_code.LINE
@@ -260,9 +261,11 @@ def run_turns(args, bench, sides, work):
              f"--benchmark_repetitions={args.repetitions}", "--benchmark_out_format=json", "--noise=0"]
     pin, how = pin_command([], 1)
     print(f"placement: {len(sides)} placements x {args.turns} turns, {how}", flush=True)
-    times = {k: [] for k, _ in sides}
+    keys = [k for k, _ in sides]
+    times = {k: [] for k in keys}
     for t in range(args.turns):
-        for key, place in (sides if t % 2 == 0 else sides[::-1]):
+        for key in ab.turn_order(keys, t):  # ab's order: as given, reversed every other turn
+            place = dict(sides)[key]
             env = dict(os.environ)
             env.pop("NNUELAB_PLACE", None)
             if place is not None:
@@ -276,7 +279,7 @@ def run_turns(args, bench, sides, work):
             if place is not None and "nnuelab_place: copied to" not in p.stderr:
                 raise PlacementError(f"the bench never called the kernel at {key}: nothing was placed (a "
                                      f"variant this CPU lacks, or its benchmarks skipped: {p.stderr.strip()[-200:]})")
-            times[key].append({base_name(r.name): min(r.times) for r in load(out) if r.error is None and r.times})
+            times[key].append(ab.turn_times(out, "min"))
         print(f"turn {t + 1}/{args.turns} done", flush=True)
     return times
 
