@@ -38,6 +38,12 @@ struct Piece {
     std::size_t entries = 0;
   };
   std::vector<Table> tables;
+  // Bytes written over the copy once it is made (tests: a copy made wrong on purpose).
+  struct Patch {
+    std::size_t offset = 0;
+    std::vector<unsigned char> bytes;
+  };
+  std::vector<Patch> patches;
 };
 
 struct Spec {
@@ -78,6 +84,22 @@ void read_fields(std::istringstream& in, Piece& p, const char* what) {
       p.fields.push_back(t.field);  // checked with the fields; re-aimed at the table's copy
       continue;
     }
+    if (token[0] == 'p') {  // p<offset>:<bytes, hex>
+      const std::size_t colon = token.find(':');
+      std::istringstream one(token.substr(1, colon == std::string::npos ? std::string::npos : colon - 1));
+      Piece::Patch patch;
+      patch.offset = read_number(one, "patch's offset", 10);
+      const std::string hex = colon == std::string::npos ? "" : token.substr(colon + 1);
+      if (hex.empty() || hex.size() % 2 || hex.size() > 32 ||
+          hex.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        bad("patch '" + token + "': not p<offset>:<1 to 16 bytes in hex>");
+      for (std::size_t i = 0; i < hex.size(); i += 2)
+        patch.bytes.push_back(static_cast<unsigned char>(std::stoul(hex.substr(i, 2), nullptr, 16)));
+      if (patch.offset + patch.bytes.size() > p.size)
+        bad("patch '" + token + "' is not inside the " + what);
+      p.patches.push_back(std::move(patch));
+      continue;
+    }
     std::istringstream one(token);
     p.fields.push_back(read_number(one, "field", 10));
   }
@@ -88,6 +110,10 @@ void read_fields(std::istringstream& in, Piece& p, const char* what) {
     if (i && p.fields[i] < p.fields[i - 1] + 4)
       bad("fields " + std::to_string(p.fields[i - 1]) + " and " + std::to_string(p.fields[i]) + " overlap");
   }
+  for (const Piece::Patch& patch : p.patches)
+    for (const std::size_t f : p.fields)
+      if (patch.offset < f + 4 && f < patch.offset + patch.bytes.size())
+        bad("the patch at " + std::to_string(patch.offset) + " overlaps field " + std::to_string(f));
 }
 
 std::size_t read_size(std::istringstream& in) {
@@ -193,6 +219,7 @@ void copy_piece(const Piece& p, const unsigned char* from, unsigned char* to, co
     d = std::int32_t(aimed);
     std::memcpy(to + f, &d, 4);
   }
+  for (const Piece::Patch& patch : p.patches) std::memcpy(to + patch.offset, patch.bytes.data(), patch.bytes.size());
 }
 
 struct Copy {
@@ -254,13 +281,18 @@ Copy make_copy(const Spec& s) {
     called = entry_to;
   }
   if (mprotect(mem, bytes, PROT_READ | PROT_EXEC) != 0) bad(std::string("mprotect: ") + std::strerror(errno));
-  char text[200];
+  std::size_t patched = 0;
+  for (const Piece::Patch& patch : s.kernel.patches) patched += patch.bytes.size();
+  if (s.entry)
+    for (const Piece::Patch& patch : s.entry->patches) patched += patch.bytes.size();
+  char text[240];
   std::snprintf(text, sizeof text, "%#llx (byte %d of line %d of its page; the original at %#llx, byte %d of line %d)%s",
                 static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(to)), int(s.offset % kLine),
                 int(s.offset / kLine),
                 static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(kernel)),
                 int(reinterpret_cast<std::uintptr_t>(kernel) % kLine),
                 int(reinterpret_cast<std::uintptr_t>(kernel) % page / kLine), s.entry ? ", through its entry's copy" : "");
+  if (patched) std::snprintf(text + std::strlen(text), sizeof text - std::strlen(text), ", %zu bytes patched", patched);
   return {called, text};
 }
 

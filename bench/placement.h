@@ -18,7 +18,9 @@
 // the next pages, at its own offset in a page), its fields re-aimed and its tail jump
 // aimed at the kernel's copy, and the benchmark calls the entry's copy. A switch's jump
 // table goes with its function as "t<lea field>:<table address>:<entries>" among the
-// fields: copied after the kernel, its entries measured from the copy.
+// fields: copied after the kernel, its entries measured from the copy. "p<offset>:<hex>"
+// among the fields writes those bytes over the copy once it is made: tests use it to make
+// a copy compute something else on purpose, which the benchmark must then refuse.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -10,6 +10,9 @@
   an entry that jumps to the kernel proper: both copied), find_nnz, dot_u8i8 and crelu32
   (run and run_many) at two placements each; the bench checks each copy's outputs against the original's
   before timing it, so a run that finishes means the copy computed the same bytes.
+- A copy spoiled on purpose (NNUELAB_PLACE's patches: its vector adds made subtracts, its
+  shift counts changed) is refused on each path that takes a copy: affine run, run_bits
+  through an entry and run_list, find_nnz, dot_u8i8, elementwise run and run_many.
 - The bench refuses a malformed NNUELAB_PLACE before it starts, and bytes at the address
   that are not the described ones (the hash) when the kernel is first called; the tool
   refuses a filter of several kernels and a non-affine one.
@@ -19,6 +22,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from checks import check, failures
@@ -37,6 +41,24 @@ LISTING = """
     101c:\te8 df 0f 00 00       \tcall   2000 <g>
     1021:\tc3                   \tret
 """
+
+
+def spoiled(kernel):
+    """Patches that make the kernel's copy compute other values without touching memory or
+    control flow: every vector add of words or dwords becomes a subtract (paddw/paddd ->
+    psubw/psubd, opcode 0xfd/0xfe -> 0xf9/0xfa), every vector shift by an immediate shifts
+    by one more or one less (the last byte)."""
+    patches = []
+    for at, code, text in kernel.rows:
+        mnemonic = text.split()[0] if text else ""
+        # The opcode's byte: after 66 [REX] 0f in the legacy form, after the VEX (c5 xx,
+        # c4 xx xx) or EVEX (62 xx xx xx) prefix.
+        where = {0xc5: 2, 0xc4: 3, 0x62: 4}.get(code[0], code.find(b"\x0f") + 1)
+        if re.fullmatch(r"v?padd[wd]", mnemonic) and code[where] in (0xfd, 0xfe):
+            patches.append((at - kernel.start + where, bytes([code[where] - 4])))
+        elif re.fullmatch(r"v?ps[rl][la][wdq]", mnemonic) and "$" in text and code[where] in (0x71, 0x72, 0x73):
+            patches.append((at - kernel.start + len(code) - 1, bytes([code[-1] + 1 if code[-1] < 7 else code[-1] - 1])))
+    return patches
 
 
 def refused(text, why):
@@ -99,9 +121,9 @@ def main():
           f"--lines 32 times copies at lines 0 and 32 of a page, --out keeps them (exit {rc}):\n"
           f"{out.getvalue()[-500:]}")
 
-    def run_bench(place):
+    def run_bench(place, regex="^affine/ssse3/dot1/32x32/"):
         env = dict(os.environ, NNUELAB_PLACE=place)
-        return subprocess.run([bench, "--noise=0", "--benchmark_filter=^affine/ssse3/dot1/32x32/",
+        return subprocess.run([bench, "--noise=0", f"--benchmark_filter={regex}",
                                "--benchmark_min_time=0.001"], env=env, capture_output=True, text=True)
     for place, why in (("zz 10 0 0", "NNUELAB_PLACE: bad address 'zz'"),
                        ("1000 10 4096 0", "NNUELAB_PLACE: offset 4096 is not in 0..4095"),
@@ -116,6 +138,24 @@ def main():
     p = run_bench(placement.place_value(kernel, 8))
     check(p.returncode != 0 and "are not the ones described" in p.stderr,
           f"bytes other than the described ones are refused: {p.stderr.strip()[-200:]}")
+
+    # A copy that computes something else must be refused before it is timed, on every
+    # path that takes one: affine's run, run_bits (through an entry) and run_list,
+    # find_nnz, dot_u8i8, an elementwise run and run_many.
+    for regex in ("^affine/ssse3/dot1/32x32/", "^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/",
+                  "^affine/avx2/sparse_blocked4_lut_x2_from_list/1536x16/chunk:15/",
+                  "^find_nnz/avx2/lut16_popcnt/1024c/", "^dot_u8i8/avx2/maddubs_x2/64/",
+                  "^crelu32/avx2/packs_shift_imm_lanes/32>>6/", "^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/"):
+        kernel, entry = placement.read_kernel(bench, placement.kernel_of(placement.benchmarks(bench, regex)))
+        patches = spoiled(kernel)
+        p = run_bench(placement.place_value(kernel, 8, entry, patches), regex)
+        check(patches and p.returncode != 0 and "its placed copy wrote other outputs than the original" in p.stderr
+              and "bytes patched" in p.stderr,
+              f"{regex}: a copy with {len(patches)} instructions changed is refused: {p.stderr.strip()[-300:]}")
+    kernel, entry = placement.read_kernel(bench, "nnuelab::ssse3::affine::dot1_run")
+    p = run_bench(placement.place_value(kernel, 8, entry, [(kernel.size - 1, b"\0\0")]))
+    check(p.returncode != 0 and "is not inside the function" in p.stderr,
+          f"a patch past the function's end is refused: {p.stderr.strip()[-200:]}")
 
     for regex, why in (("^affine/ssse3/", "narrow it to one"), ("^ft_refresh/avx2/", "only the benchmarks of affine"),
                        ("^affine/scalar/reference/32x32/", "times no kernel of its own")):

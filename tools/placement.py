@@ -171,7 +171,7 @@ class Piece:
         text = subprocess.run(["objdump", "-d", "--insn-width=16", f"--start-address={self.start:#x}",
                                f"--stop-address={self.start + self.size:#x}", bench], capture_output=True, text=True,
                               check=True).stdout
-        rows = listing_rows(text)
+        self.rows = rows = listing_rows(text)
         self.moved = relocation(rows, self.start, self.size)
         heads = {at for at, _, _ in rows}
         for _, table, count in self.moved["tables"]:
@@ -221,9 +221,11 @@ def read_kernel(bench, function):
     return kernel, first
 
 
-def place_value(kernel, offset, entry=None):
-    """NNUELAB_PLACE for the kernel at byte `offset` of a page, called through entry's copy."""
+def place_value(kernel, offset, entry=None, patches=()):
+    """NNUELAB_PLACE for the kernel at byte `offset` of a page, called through entry's copy;
+    patches: (offset in the kernel, bytes) written over its copy (checks only)."""
     value = f"{kernel.start:x} {kernel.size} {offset} {kernel.value()}"
+    value += "".join(f" p{at}:{data.hex()}" for at, data in patches)
     if entry:
         value += f"; {entry.start:x} {entry.size} {fnv1a(entry.moved['code']):x} {entry.moved['tail'][0]} " + \
             " ".join(str(f) for f in entry.moved["fields"])
