@@ -19,6 +19,7 @@
 #include <tuple>
 
 #include "bench/harness.h"
+#include "bench/placement.h"
 #include "bench/register.h"
 #include "kernels/ft_refresh/registry.h"
 #include "kernels/ft_update/registry.h"
@@ -128,14 +129,48 @@ void time_refresh(benchmark::State& state, const ft_refresh::Shape& s, Rows rows
   count_huge_pages(state, s.l1);
 }
 
+// Both perspectives' accumulators of one call, as two kernels (an original and its placed
+// copy) wrote them from the same start: byte for byte the same? Every byte is set first,
+// so what a kernel leaves alone compares equal.
+class SameAccumulators {
+ public:
+  explicit SameAccumulators(int l1) : l1_(std::size_t(l1)), a_(2 * l1_), b_(2 * l1_) {}
+  std::int16_t* a(int p) { return a_.data() + std::size_t(p) * l1_; }
+  std::int16_t* b(int p) { return b_.data() + std::size_t(p) * l1_; }
+  void reset() {
+    std::memset(a_.data(), 0x5a, a_.bytes());
+    std::memset(b_.data(), 0x5a, b_.bytes());
+  }
+  bool same() const { return std::memcmp(a_.data(), b_.data(), a_.bytes()) == 0; }
+
+ private:
+  std::size_t l1_;
+  workloads::Buffer<std::int16_t> a_, b_;
+};
+
 // The timed body of a refresh kernel (a variant's run or a floor kernel's) on the pool's
-// rows; the bias is any l1 int16.
-std::function<void(benchmark::State&)> refresh_body(void (*run)(const ft_refresh::Shape&, const ft_refresh::Args&),
-                                                    const ft_refresh::Shape& s, Rows rows) {
-  return [run, s, rows](benchmark::State& st) {
+// rows; the bias is any l1 int16. A placed copy (bench/placement.h) must write the
+// original's accumulators for the pool's first 16 calls.
+std::function<void(benchmark::State&)> refresh_body(void (*kernel)(const ft_refresh::Shape&, const ft_refresh::Args&),
+                                                    const std::string& name, const ft_refresh::Shape& s, Rows rows) {
+  return [kernel, name, s, rows](benchmark::State& st) {
     ft_refresh::Args a;
     a.weights = weights_for(s.l1);
     a.bias = a.weights;
+    const auto run = placed_checked(kernel, name, [&](auto x, auto y) {
+      const IdPool& pool = id_pool({s.active}, s.perspectives, rows);
+      SameAccumulators acc(s.l1);
+      for (int i = 0; i < 16; ++i) {
+        acc.reset();
+        ft_refresh::Args b = a;
+        a.active[0] = b.active[0] = pool.call(i), a.active[1] = b.active[1] = pool.call(i) + s.active;
+        a.acc[0] = acc.a(0), a.acc[1] = acc.a(1), b.acc[0] = acc.b(0), b.acc[1] = acc.b(1);
+        x(s, a);
+        y(s, b);
+        if (!acc.same()) return false;
+      }
+      return true;
+    });
     time_refresh(st, s, rows, [&](const std::uint32_t* ids, std::int16_t* a0, std::int16_t* a1) {
       a.active[0] = ids, a.active[1] = ids + s.active, a.acc[0] = a0, a.acc[1] = a1;
       run(s, a);  // unchecked: the pool's ids are valid by construction
@@ -159,7 +194,7 @@ void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) 
     });
   for (const ft_refresh::Variant* v : selected_variants(ft_refresh::variants())) {
     if (v->info.available() && !ft_refresh::why_unsupported(*v, s).empty()) continue;
-    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, refresh_body(v->run, s, rows));
+    register_variant_benchmark(v->info.name + suffix, &v->info, bytes, refresh_body(v->run, v->info.name, s, rows));
   }
   // The rows-read floor of each ISA (kernels/ft_refresh/floor.inc) on the same pool of rows:
   // what reading them costs with nothing else done. Native only (an emulated floor is
@@ -167,7 +202,7 @@ void register_refresh(const ft_refresh::Shape& s, Rows rows = Rows::kAnyBucket) 
   if (forced_variant()) return;
   for (const ft_refresh::FloorKernel& k : ft_refresh::floor_kernels()) {
     if (k.info.emulated || (k.info.available() && k.supports(s))) continue;
-    register_variant_benchmark(k.info.name + suffix, &k.info, bytes, refresh_body(k.run, s, rows));
+    register_variant_benchmark(k.info.name + suffix, &k.info, bytes, refresh_body(k.run, k.info.name, s, rows));
   }
 }
 
@@ -232,9 +267,30 @@ void register_update(const ft_update::Shape& s) {
     register_variant_benchmark(v->info.name + suffix, &v->info, bytes, [v, s](benchmark::State& st) {
       ft_update::Args a;
       a.weights = weights_for(s.l1);
+      // A placed copy (bench/placement.h) must write the original's accumulators for the
+      // pool's first 16 calls, each from the same previous ones (random int16; in place,
+      // the outputs are those).
+      const auto run = placed_checked(v->run, v->info.name, [&](auto x, auto y) {
+        const IdPool& pool = id_pool({s.n_removed, s.n_added}, s.perspectives, Rows::kGameBuckets);
+        SameAccumulators out(s.l1);
+        workloads::Buffer<std::int16_t> prev(2 * std::size_t(s.l1));
+        workloads::Rng rng(11);
+        for (int i = 0; i < 16; ++i) {
+          out.reset();
+          for (std::size_t k = 0; k < prev.size(); ++k) prev[k] = std::int16_t(rng.uniform(-2000, 2000));
+          if (s.in_place) std::memcpy(out.a(0), prev.data(), prev.bytes()), std::memcpy(out.b(0), prev.data(), prev.bytes());
+          ft_update::Args b = a;
+          point_update_args(a, s, pool.call(i), s.in_place ? out.a(0) : prev.data(), out.a(0));
+          point_update_args(b, s, pool.call(i), s.in_place ? out.b(0) : prev.data(), out.b(0));
+          x(s, a);
+          y(s, b);
+          if (!out.same()) return false;
+        }
+        return true;
+      });
       time_update(st, s, [&](const std::uint32_t* ids, std::int16_t* prev, std::int16_t* out) {
         point_update_args(a, s, ids, prev, out);
-        v->run(s, a);  // unchecked: the pool's ids are valid by construction
+        run(s, a);  // unchecked: the pool's ids are valid by construction
       });
     });
   }

@@ -7,12 +7,14 @@
   jump table (indirect jump), a short jump out of the function or a listing with a gap are
   refused.
 - Short real runs: a dense kernel (dot1, run), a sparse one given its bitsets (run_bits,
-  an entry that jumps to the kernel proper: both copied), find_nnz, dot_u8i8 and crelu32
-  (run and run_many) at two placements each; the bench checks each copy's outputs against the original's
-  before timing it, so a run that finishes means the copy computed the same bytes.
+  an entry that jumps to the kernel proper: both copied), find_nnz, dot_u8i8, crelu32
+  (run and run_many), ft_refresh and ft_update at two placements each; the bench checks
+  each copy's outputs against the original's before timing it, so a run that finishes
+  means the copy computed the same bytes.
 - A copy spoiled on purpose (NNUELAB_PLACE's patches: its vector adds made subtracts, its
   shift counts changed) is refused on each path that takes a copy: affine run, run_bits
-  through an entry and run_list, find_nnz, dot_u8i8, elementwise run and run_many.
+  through an entry and run_list, find_nnz, dot_u8i8, elementwise run and run_many,
+  ft_refresh, ft_update.
 - The bench refuses a malformed NNUELAB_PLACE before it starts, and bytes at the address
   that are not the described ones (the hash) when the kernel is first called; the tool
   refuses a filter of several kernels and a non-affine one.
@@ -93,7 +95,8 @@ def main():
     for regex, entry in (("^affine/ssse3/dot1/32x32/", False),
                          ("^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/", True),
                          ("^find_nnz/avx2/lut16_popcnt/1024c/", None), ("^dot_u8i8/avx2/maddubs_x2/64/", None), ("^crelu32/avx2/packs_shift_imm_lanes/32>>6/", None),
-                         ("^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/", None)):
+                         ("^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/", None),
+                         ("^ft_refresh/avx2/tiled/256x30/", None), ("^ft_update/avx2/fused_add1_sub1/1024[+]1-1/", None)):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = placement.main([regex, "--step", "32", "--turns", "1", "--repetitions", "1", "--min-time", "0.001",
@@ -141,11 +144,12 @@ def main():
 
     # A copy that computes something else must be refused before it is timed, on every
     # path that takes one: affine's run, run_bits (through an entry) and run_list,
-    # find_nnz, dot_u8i8, an elementwise run and run_many.
+    # find_nnz, dot_u8i8, an elementwise run and run_many, ft_refresh and ft_update.
     for regex in ("^affine/ssse3/dot1/32x32/", "^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/",
                   "^affine/avx2/sparse_blocked4_lut_x2_from_list/1536x16/chunk:15/",
                   "^find_nnz/avx2/lut16_popcnt/1024c/", "^dot_u8i8/avx2/maddubs_x2/64/",
-                  "^crelu32/avx2/packs_shift_imm_lanes/32>>6/", "^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/"):
+                  "^crelu32/avx2/packs_shift_imm_lanes/32>>6/", "^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/",
+                  "^ft_refresh/avx2/tiled/256x30/", "^ft_update/avx2/fused_add1_sub1/1024[+]1-1/"):
         kernel, entry = placement.read_kernel(bench, placement.kernel_of(placement.benchmarks(bench, regex)))
         patches = spoiled(kernel)
         p = run_bench(placement.place_value(kernel, 8, entry, patches), regex)
@@ -157,7 +161,7 @@ def main():
     check(p.returncode != 0 and "is not inside the function" in p.stderr,
           f"a patch past the function's end is refused: {p.stderr.strip()[-200:]}")
 
-    for regex, why in (("^affine/ssse3/", "narrow it to one"), ("^ft_refresh/avx2/", "only the benchmarks of affine"),
+    for regex, why in (("^affine/ssse3/", "narrow it to one"), ("^octav_step/avx2/cmp_mask4/", "only the benchmarks of affine"),
                        ("^affine/scalar/reference/32x32/", "times no kernel of its own")):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):

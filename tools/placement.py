@@ -20,9 +20,9 @@ fastest repetition.
 
 What it cannot move: the functions the kernel calls and the data it reads stay where they
 are. A function with an indirect jump other than a bounded jump table, or a short jump
-out of itself, is refused. The affine, find_nnz, dot_u8i8 and elementwise benchmarks (the
-activations, pools and ft_output) take a placed copy; ft_refresh, ft_update and the OCTAV
-ones do not yet.
+out of itself, is refused. The affine, find_nnz, dot_u8i8, elementwise (the activations,
+pools and ft_output), ft_refresh and ft_update benchmarks take a placed copy; the OCTAV
+ones do not.
 """
 import argparse
 import json
@@ -47,7 +47,7 @@ PAGE = 4096  # x86-64's base page: map_near in bench/placement.cpp keeps the off
 BENCH = os.path.join(ROOT, "build", "default", "bench", "nnuelab_bench")
 # The benches that pass their kernels through bench::placed() (and check the copy's outputs).
 PLACEABLE_OPS = ("affine", "find_nnz", "dot_u8i8", "crelu16", "crelu32", "crelu32_pair", "sqr_crelu32", "quantmoid4", "pool_avg2",
-                 "pool_max2", "pool_product2", "ft_output")
+                 "pool_max2", "pool_product2", "ft_output", "ft_refresh", "ft_update")
 
 
 class PlacementError(Exception):
