@@ -151,8 +151,7 @@ affine::Variant as_placed(const affine::Variant& v, const Shape& s, const affine
     call(v, packed, p.get(i), row, original.data());
     call(u, packed, p.get(i), row, copy.data());
     if (std::memcmp(original.data(), copy.data(), std::size_t(s.out) * 4) != 0)
-      throw std::runtime_error(v.info.name + ": its placed copy wrote other outputs than the original for input " +
-                               std::to_string(i) + " (NNUELAB_PLACE re-aims the wrong fields?)");
+      refuse_copy(v.info.name, " for input " + std::to_string(i));
   }
   return u;
 }

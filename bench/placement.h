@@ -38,15 +38,20 @@ F placed(F f) {
   return f ? reinterpret_cast<F>(const_cast<void*>(placed_code(reinterpret_cast<const void*>(f)))) : f;
 }
 
+// The refusal of a copy that wrote other outputs than the original `who` (`where`: on
+// which input, or empty).
+[[noreturn]] inline void refuse_copy(const std::string& who, const std::string& where = "") {
+  throw std::runtime_error(who + ": its placed copy wrote other outputs than the original" + where +
+                           " (NNUELAB_PLACE re-aims the wrong fields?)");
+}
+
 // placed(f), the copy only once same(f, copy) said that it computes what f does (the
 // caller runs both on its inputs and compares bytes: a copy re-aimed wrongly must not be
-// timed as the kernel); std::runtime_error naming `who` otherwise.
+// timed as the kernel); refuse_copy(who) otherwise.
 template <class F, class Same>
 F placed_checked(F f, const std::string& who, Same same) {
   const F copy = placed(f);
-  if (copy != f && !same(f, copy))
-    throw std::runtime_error(who + ": its placed copy wrote other outputs than the original (NNUELAB_PLACE "
-                             "re-aims the wrong fields?)");
+  if (copy != f && !same(f, copy)) refuse_copy(who);
   return copy;
 }
 

@@ -15,6 +15,7 @@
   shift counts changed) is refused on each path that takes a copy: affine run, run_bits
   through an entry and run_list, find_nnz, dot_u8i8, elementwise run and run_many,
   ft_refresh, ft_update.
+- --each sweeps the kernels of a filter one after the other and compares them.
 - The bench refuses a malformed NNUELAB_PLACE before it starts, and bytes at the address
   that are not the described ones (the hash) when the kernel is first called; the tool
   refuses a filter of several kernels and a non-affine one.
@@ -124,6 +125,22 @@ def main():
           f"--lines 32 times copies at lines 0 and 32 of a page, --out keeps them (exit {rc}):\n"
           f"{out.getvalue()[-500:]}")
 
+    # --each: two kernels swept one after the other, then compared.
+    out = io.StringIO()
+    saved = os.path.join(out_dir, "each.json")
+    with contextlib.redirect_stdout(out):
+        rc = placement.main(["^affine/ssse3/(dot1|dense_blocked4)/32x32/", "--each", "--step", "32", "--turns", "1",
+                             "--repetitions", "1", "--min-time", "0.001", "--bench", bench, "--out", saved])
+    with open(saved) as f:
+        kept = json.load(f)
+    text = out.getvalue()
+    check(rc == 0 and "placement: 2 kernels, swept one after the other" in text and "Every kernel swept" in text and
+          "affine/ssse3/dense_blocked4/32x32/dense:100" in text and "affine/ssse3/dot1/32x32/dense:100" in text and
+          "32x32/dense:100: as linked" in text and len(kept["kernels"]) == 2 and
+          {k["kernel"] for k in kept["kernels"]} == {"nnuelab::ssse3::affine::dot1_run",
+                                                     "nnuelab::ssse3::affine::dense_blocked4_run"},
+          f"--each sweeps dot1 and dense_blocked4 in turn and compares them (exit {rc}):\n{text[-900:]}")
+
     def run_bench(place, regex="^affine/ssse3/dot1/32x32/"):
         env = dict(os.environ, NNUELAB_PLACE=place)
         return subprocess.run([bench, "--noise=0", f"--benchmark_filter={regex}",
@@ -161,7 +178,7 @@ def main():
     check(p.returncode != 0 and "is not inside the function" in p.stderr,
           f"a patch past the function's end is refused: {p.stderr.strip()[-200:]}")
 
-    for regex, why in (("^affine/ssse3/", "narrow it to one"), ("^octav_step/avx2/cmp_mask4/", "only the benchmarks of affine"),
+    for regex, why in (("^affine/ssse3/", "narrow it to one, or sweep each in turn (--each)"), ("^octav_step/avx2/cmp_mask4/", "only the benchmarks of affine"),
                        ("^affine/scalar/reference/32x32/", "times no kernel of its own")):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):

@@ -16,7 +16,8 @@ kernel's own line of a page; --lines moves the line within the page at the kerne
 byte. The copy at the linked offset is always timed too: it differs from the original
 only in its high address bits and neighbours. Placements run round robin, the order
 reversed every other turn; each placement's time is the median over turns of a turn's
-fastest repetition.
+fastest repetition. --each lets the filter select several kernels: each is swept in
+turn, and a summary ranks them as linked and at their fastest placements.
 
 What it cannot move: the functions the kernel calls and the data it reads stay where they
 are. A function with an indirect jump other than a bounded jump table, or a short jump
@@ -240,8 +241,9 @@ def benchmarks(bench, regex):
     return [base_name(n) for n in p.stdout.split()]
 
 
-def kernel_of(names):
-    """The one kernel function the benchmarks named time; PlacementError otherwise."""
+def kernels_of(names):
+    """{kernel function: [the benchmarks named that time it]}, in the order first named;
+    PlacementError for a benchmark without a kernel of its own or not placeable."""
     funcs = {}
     for n in names:
         f = kernel_code.kernel_function(n)
@@ -250,16 +252,34 @@ def kernel_of(names):
         if n.split("/")[0] not in PLACEABLE_OPS:
             raise PlacementError(f"{n}: only the benchmarks of {', '.join(PLACEABLE_OPS)} run a placed copy")
         funcs.setdefault(f, []).append(n)
+    return funcs
+
+
+def kernel_of(names):
+    """The one kernel function the benchmarks named time; PlacementError otherwise."""
+    funcs = kernels_of(names)
     if len(funcs) != 1:
         some = sorted(funcs)
         raise PlacementError(f"the filter selects benchmarks of {len(some)} kernels ({', '.join(some[:3])}"
-                             f"{', ...' if len(some) > 3 else ''}): narrow it to one")
+                             f"{', ...' if len(some) > 3 else ''}): narrow it to one, or sweep each in turn "
+                             f"(--each)")
     return next(iter(funcs))
 
 
-def run_turns(args, bench, sides, work):
-    """{side: [{benchmark: ns} per turn]}; sides: [(key, NNUELAB_PLACE or None)]."""
-    flags = [f"--benchmark_filter={args.filter}", f"--benchmark_min_time={args.min_time}",
+def exactly(names):
+    """A benchmark filter selecting these benchmarks (base names) and no other. Special
+    characters go in brackets: the bench's regex engine (POSIX extended) takes no "\\+"."""
+    def literal(name):
+        if any(c in "^]\\" for c in name):
+            raise PlacementError(f"{name}: a benchmark name with ^, ] or a backslash cannot be selected alone")
+        return "".join(f"[{c}]" if c in ".*+?()[{}|$" else c for c in name)
+    return "^(" + "|".join(literal(n) for n in names) + ")(/|$)"
+
+
+def run_turns(args, bench, sides, work, selected):
+    """{side: [{benchmark: ns} per turn]}; sides: [(key, NNUELAB_PLACE or None)]; selected:
+    the benchmark filter."""
+    flags = [f"--benchmark_filter={selected}", f"--benchmark_min_time={args.min_time}",
              f"--benchmark_repetitions={args.repetitions}", "--benchmark_out_format=json", "--noise=0"]
     pin, how = pin_command([], 1)
     print(f"placement: {len(sides)} placements x {args.turns} turns, {how}", flush=True)
@@ -322,9 +342,63 @@ def report(kernel, entry, names, keys, medians, lines=False):
                   f"slowest placement)")
 
 
+def sweep(args, function, names, work):
+    """One kernel's sweep: {"kernel", "entry", "keys", "sides", "times", "medians"}."""
+    kernel, entry = read_kernel(args.bench, function)
+    # Copies start at the kernel's own byte of its own line of a page (the linked
+    # placement: a copy there differs from the original only in address bits 24 and up)
+    # but for what is swept: the byte in that line (--step), or the line in the page
+    # (--lines), the other kept.
+    own_line, own_byte = kernel.start % PAGE // LINE * LINE, kernel.start % LINE
+    offsets = [own_line + b for b in range(0, LINE, args.step)] if not args.lines else \
+        [line * LINE + own_byte for line in range(0, PAGE // LINE, args.lines)]
+    keys = ["linked"] + [str(o) for o in sorted(set(offsets) | {kernel.start % PAGE})]
+    sides = [("linked", None)] + [(k, place_value(kernel, int(k), entry)) for k in keys[1:]]
+    times = run_turns(args, args.bench, sides, work, exactly(names))
+    medians = {k: {n: statistics.median([t[n] for t in ts if n in t]) for n in names if any(n in t for t in ts)}
+               for k, ts in times.items()}
+    return {"kernel": kernel, "entry": entry, "keys": keys, "sides": sides, "times": times, "medians": medians}
+
+
+def summary(swept):
+    """--each: per benchmark, as linked, the copy at the linked offset, the fastest and
+    slowest copies; then, per shape and density, the kernels ranked as linked and at their
+    fastest placements (when the two orders differ, the build's layout decides the
+    ranking)."""
+    rows = []
+    for s in swept:
+        own = str(s["kernel"].start % PAGE)
+        for n, linked in s["medians"]["linked"].items():
+            copies = {k: m[n] for k, m in s["medians"].items() if k != "linked" and n in m}
+            if copies:
+                rows.append((n, linked, copies.get(own), min(copies.values()), max(copies.values())))
+    if not rows:
+        return
+    width = max(len(r[0]) for r in rows)
+    print("\nEvery kernel swept, ns per call: as linked, its copy at the linked offset, the fastest and "
+          "slowest copies\n")
+    print(f"{'benchmark':<{width}}  {'linked':>9}  {'copy':>9}  {'fastest':>9}  {'slowest':>9}  spread")
+    for n, linked, own, lo, hi in rows:
+        copy = "-" if own is None else f"{own:,.1f}"
+        print(f"{n:<{width}}  {linked:>9,.1f}  {copy:>9}  {lo:>9,.1f}  {hi:>9,.1f}  {hi / lo:5.2f}x")
+    groups = {}
+    for r in rows:
+        groups.setdefault("/".join(r[0].split("/")[3:]), []).append(r)
+    for where, rs in groups.items():
+        if len(rs) < 2:
+            continue
+        as_linked = [r[0].split("/")[2] for r in sorted(rs, key=lambda r: r[1])]
+        fastest = [r[0].split("/")[2] for r in sorted(rs, key=lambda r: r[3])]
+        same = "the same order" if as_linked == fastest else "a different order"
+        print(f"\n{where}: as linked {' < '.join(as_linked)}\n{' ' * len(where)}  at their fastest placements "
+              f"{' < '.join(fastest)} ({same})")
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="./lab placement", description=__doc__.split("\n\n")[0])
-    ap.add_argument("filter", help="benchmark regex selecting the benchmarks of one affine kernel")
+    ap.add_argument("filter", help="benchmark regex selecting the benchmarks of one kernel (of several with --each)")
+    ap.add_argument("--each", action="store_true",
+                    help="the filter may select several kernels: each is swept in turn, then a summary compares them")
     ap.add_argument("--step", type=at_least(1), default=8,
                     help="copies at every STEP-th byte of the kernel's own line of a page (8)")
     ap.add_argument("--lines", type=at_least(1), metavar="STEP",
@@ -342,28 +416,27 @@ def main(argv):
         names = benchmarks(args.bench, args.filter)
         if not names:
             raise PlacementError(f"'{args.filter}' selects no benchmark")
-        function = kernel_of(names)
-        kernel, entry = read_kernel(args.bench, function)
-        # Copies start at the kernel's own byte of its own line of a page (the linked
-        # placement: a copy there differs from the original only in address bits 24 and up)
-        # but for what is swept: the byte in that line (--step), or the line in the page
-        # (--lines), the other kept.
-        own_line, own_byte = kernel.start % PAGE // LINE * LINE, kernel.start % LINE
-        offsets = [own_line + b for b in range(0, LINE, args.step)] if not args.lines else \
-            [line * LINE + own_byte for line in range(0, PAGE // LINE, args.lines)]
-        keys = ["linked"] + [str(o) for o in sorted(set(offsets) | {kernel.start % PAGE})]
-        sides = [("linked", None)] + [(k, place_value(kernel, int(k), entry)) for k in keys[1:]]
+        funcs = kernels_of(names) if args.each else {kernel_of(names): names}
+        if len(funcs) > 1:
+            print(f"placement: {len(funcs)} kernels, swept one after the other", flush=True)
+        swept = []
         with tempfile.TemporaryDirectory(prefix="nnuelab-placement-") as work:
-            times = run_turns(args, args.bench, sides, work)
-        medians = {k: {n: statistics.median([t[n] for t in ts if n in t]) for n in names if any(n in t for t in ts)}
-                   for k, ts in times.items()}
-        report(kernel, entry, names, keys, medians, bool(args.lines))
+            for function, its in funcs.items():
+                s = sweep(args, function, its, work)
+                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines))
+                swept.append(s)
+        if len(swept) > 1:
+            summary(swept)
         if args.out:
+            kept = [{"kernel": s["kernel"].name, "entry": s["entry"].name if s["entry"] else None,
+                     "linked": s["kernel"].start, "loops": s["kernel"].moved["loops"],
+                     "offsets": {k: v for k, v in s["sides"]}, "turns": s["times"], "medians": s["medians"]}
+                    for s in swept]
             with open(args.out, "w") as f:
-                json.dump({"kind": "nnuelab-placement", "cpu": cpu_model(), "kernel": kernel.name,
-                           "entry": entry.name if entry else None, "linked": kernel.start,
-                           "loops": kernel.moved["loops"], "sweep": "lines" if args.lines else "bytes",
-                           "offsets": {k: v for k, v in sides}, "turns": times, "medians": medians}, f, indent=1)
+                json.dump(dict(kept[0], kind="nnuelab-placement", cpu=cpu_model(),
+                               sweep="lines" if args.lines else "bytes") if not args.each else
+                          {"kind": "nnuelab-placement", "cpu": cpu_model(), "sweep": "lines" if args.lines else "bytes",
+                           "kernels": kept}, f, indent=1)
             print(f"placement: wrote {args.out}")
     except (PlacementError, ResultError) as e:
         print(f"placement: {e}", file=sys.stderr)
