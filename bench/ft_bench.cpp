@@ -151,8 +151,9 @@ class SameAccumulators {
 // The timed body of a refresh kernel (a variant's run or a floor kernel's) on the pool's
 // rows; the bias is any l1 int16. A placed copy (bench/placement.h) must write the
 // original's accumulators for the pool's first 16 calls.
-std::function<void(benchmark::State&)> refresh_body(void (*kernel)(const ft_refresh::Shape&, const ft_refresh::Args&),
-                                                    const std::string& name, const ft_refresh::Shape& s, Rows rows) {
+using RefreshFn = void (*)(const ft_refresh::Shape&, const ft_refresh::Args&);
+std::function<void(benchmark::State&)> refresh_body(RefreshFn kernel, const std::string& name,
+                                                    const ft_refresh::Shape& s, Rows rows) {
   return [kernel, name, s, rows](benchmark::State& st) {
     ft_refresh::Args a;
     a.weights = weights_for(s.l1);
@@ -278,7 +279,10 @@ void register_update(const ft_update::Shape& s) {
         for (int i = 0; i < 16; ++i) {
           out.reset();
           for (std::size_t k = 0; k < prev.size(); ++k) prev[k] = std::int16_t(rng.uniform(-2000, 2000));
-          if (s.in_place) std::memcpy(out.a(0), prev.data(), prev.bytes()), std::memcpy(out.b(0), prev.data(), prev.bytes());
+          if (s.in_place) {
+            std::memcpy(out.a(0), prev.data(), prev.bytes());
+            std::memcpy(out.b(0), prev.data(), prev.bytes());
+          }
           ft_update::Args b = a;
           point_update_args(a, s, pool.call(i), s.in_place ? out.a(0) : prev.data(), out.a(0));
           point_update_args(b, s, pool.call(i), s.in_place ? out.b(0) : prev.data(), out.b(0));

@@ -136,7 +136,7 @@ def main():
     text = out.getvalue()
     check(rc == 0 and "placement: 2 kernels, swept one after the other" in text and "Every kernel swept" in text and
           "affine/ssse3/dense_blocked4/32x32/dense:100" in text and "affine/ssse3/dot1/32x32/dense:100" in text and
-          "32x32/dense:100: as linked" in text and len(kept["kernels"]) == 2 and
+          "32x32/dense:100: fastest as linked" in text and len(kept["kernels"]) == 2 and
           {k["kernel"] for k in kept["kernels"]} == {"nnuelab::ssse3::affine::dot1_run",
                                                      "nnuelab::ssse3::affine::dense_blocked4_run"},
           f"--each sweeps dot1 and dense_blocked4 in turn and compares them (exit {rc}):\n{text[-900:]}")

@@ -117,6 +117,34 @@ _CALL = re.compile(r"\t(?:(?:bnd|notrack) )?(?:call|jmp)\w*\s+([0-9a-f]+) <([^>]
 MAX_CALLEES = 64  # functions a kernel reaches, itself included, at most (a safety bound)
 
 
+class _Blocks:
+    """Binary.blocks(): where each function's listing starts in objdump's text, found once;
+    its lines (the head line, then each instruction before the symbol's end) on first use."""
+
+    def __init__(self, text, starts):
+        self._text, self._starts, self._spans, self._lines = text, starts, {}, {}
+        heads = [(int(m.group(1), 16), m.start()) for m in re.finditer(r"^([0-9a-f]+) <.*>:$", text, re.M)]
+        for (at, begin), (_, end) in zip(heads, heads[1:] + [(None, len(text))]):
+            if at in starts:
+                self._spans.setdefault(at, (begin, end))
+
+    def __contains__(self, at):
+        return at in self._spans
+
+    def __getitem__(self, at):
+        if at not in self._lines:
+            begin, end = self._spans[at]
+            stop = at + self._starts[at][1]
+            lines = self._text[begin:end].splitlines()
+            kept = lines[:1]
+            for line in lines[1:]:
+                m = re.match(r"\s*([0-9a-f]+):", line)
+                if m and int(m.group(1), 16) < stop:
+                    kept.append(line)
+            self._lines[at] = kept
+        return self._lines[at]
+
+
 class Binary:
     """The functions of one binary by name (demangled, without the parameter list), and the
     pointer constants that name one (the registry's tech_run_list)."""
@@ -137,6 +165,8 @@ class Binary:
             elif f[2] in ("d", "D", "r", "R") and size == 8:
                 self.data.setdefault(name, at)
         self._blocks = self._relocs = None
+        self._forms = {}  # start address: (normalized, instructions) of its block
+        self._callees = {}  # start address: the nnuelab functions it calls or jumps to
 
     def resolve(self, name):
         """The function `name` is, or the one a pointer constant of that name holds (read
@@ -155,22 +185,14 @@ class Binary:
 
     def blocks(self):
         """{start address: objdump -d lines of the function starting there}, every function
-        of the binary in one objdump pass (about a second for nnuelab_bench), each cut at its
-        symbol's size (the padding after a function changes with where the next one starts)."""
+        of the binary from one objdump pass (about a second for nnuelab_bench), each cut at
+        its symbol's size (the padding after a function changes with where the next one
+        starts). A function's lines are split out of the listing when first asked for: a
+        few dozen kernels' worth, not the whole binary's."""
         if self._blocks is None:
             text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", self.path], capture_output=True,
                                   text=True, check=True).stdout
-            self._blocks, lines, end = {}, None, 0
-            for line in text.splitlines():
-                head = re.match(r"([0-9a-f]+) <(.*)>:$", line)
-                if head:
-                    at = int(head.group(1), 16)
-                    lines = self._blocks.setdefault(at, [line]) if at in self.starts else None
-                    end = at + self.starts[at][1] if at in self.starts else 0
-                elif lines is not None:
-                    m = re.match(r"\s*([0-9a-f]+):", line)
-                    if m and int(m.group(1), 16) < end:
-                        lines.append(line)
+            self._blocks = _Blocks(text, self.starts)
         return self._blocks
 
     def reached(self, at):
@@ -183,10 +205,10 @@ class Binary:
             if a in order or a not in self.blocks():
                 continue
             order.append(a)
-            for line in self.blocks()[a][1:]:
-                m = _CALL.search(line)
-                if m and "nnuelab::" in m.group(2) and not re.search(r"\+0x[0-9a-f]+$", m.group(2)):
-                    todo.append(int(m.group(1), 16))
+            if a not in self._callees:
+                self._callees[a] = [int(m.group(1), 16) for line in self.blocks()[a][1:] if (m := _CALL.search(line))
+                                    and "nnuelab::" in m.group(2) and not re.search(r"\+0x[0-9a-f]+$", m.group(2))]
+            todo += self._callees[a]
         return order
 
     def codes(self, names):
@@ -202,10 +224,12 @@ class Binary:
             funcs = self.reached(self.functions[fn][0])
             norm, unpadded = [], []
             for a in funcs:
-                block = "\n".join(self.blocks()[a])
+                if a not in self._forms:  # a template's function is reached from many entries
+                    block = "\n".join(self.blocks()[a])
+                    self._forms[a] = (normalized(block), instructions(block))
                 label = [] if a == funcs[0] else [f"<{self.starts[a][0]}>:"]
-                norm += label + normalized(block)
-                unpadded += label + instructions(block)
+                norm += label + self._forms[a][0]
+                unpadded += label + self._forms[a][1]
             body = max(funcs, key=lambda a: self.starts[a][1]) if funcs else self.functions[fn][0]
             out[name] = (body, norm, unpadded, self.starts[body][0])
         return out

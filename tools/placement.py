@@ -362,9 +362,11 @@ def sweep(args, function, names, work):
 
 def summary(swept):
     """--each: per benchmark, as linked, the copy at the linked offset, the fastest and
-    slowest copies; then, per shape and density, the kernels ranked as linked and at their
-    fastest placements (when the two orders differ, the build's layout decides the
-    ranking)."""
+    slowest copies; then per shape and density (the *_from_bits and *_from_list forms
+    apart: they are given their nnz) which kernel is fastest as linked, at its fastest
+    placement and at its slowest, and which kernels beat the one with the best slowest
+    placement at some placement of theirs: a winner that changes with the placement is the
+    build's layout's, not the code's."""
     rows = []
     for s in swept:
         own = str(s["kernel"].start % PAGE)
@@ -383,15 +385,24 @@ def summary(swept):
         print(f"{n:<{width}}  {linked:>9,.1f}  {copy:>9}  {lo:>9,.1f}  {hi:>9,.1f}  {hi / lo:5.2f}x")
     groups = {}
     for r in rows:
-        groups.setdefault("/".join(r[0].split("/")[3:]), []).append(r)
+        tech = r[0].split("/")[2]
+        given = re.search(r"_from_(bits|list)$", tech)
+        where = "/".join(r[0].split("/")[3:]) + (f", given the {given.group(1)}" if given else "")
+        groups.setdefault(where, []).append(r)
+
+    def named(r, i):
+        return f"{r[0].split('/')[2]} {r[i]:,.1f}"
     for where, rs in groups.items():
         if len(rs) < 2:
             continue
-        as_linked = [r[0].split("/")[2] for r in sorted(rs, key=lambda r: r[1])]
-        fastest = [r[0].split("/")[2] for r in sorted(rs, key=lambda r: r[3])]
-        same = "the same order" if as_linked == fastest else "a different order"
-        print(f"\n{where}: as linked {' < '.join(as_linked)}\n{' ' * len(where)}  at their fastest placements "
-              f"{' < '.join(fastest)} ({same})")
+        linked, fastest, slowest = (min(rs, key=lambda r: r[i]) for i in (1, 3, 4))
+        same = linked[0] == fastest[0] == slowest[0]
+        print(f"\n{where}: fastest as linked {named(linked, 1)}, at its fastest placement {named(fastest, 3)}, at "
+              f"its slowest {named(slowest, 4)}: {'the same kernel' if same else 'the winner moves with placement'}")
+        rivals = [r for r in sorted(rs, key=lambda r: r[3]) if r is not slowest and r[3] < slowest[4]]
+        if rivals:
+            print(f"  beating {slowest[0].split('/')[2]}'s slowest placement ({slowest[4]:,.1f}) at some placement: " +
+                  ", ".join(f"{r[0].split('/')[2]} ({r[3]:,.1f}-{r[4]:,.1f})" for r in rivals))
 
 
 def main(argv):
