@@ -92,6 +92,11 @@ def main():
     check(refused(LISTING.replace("    1018:\tff c9                \tdec    %ecx\n", ""), "gap"),
           "a listing with a gap is refused")
 
+    spread = placement.turn_spread({"a": [{"n": 10}, {"n": 20}], "b": [{"n": 10}, {"n": 11}],
+                                    "c": [{"n": 10}, {"n": 12}, {"m": 99}], "d": [{"n": 5}]}, "n")
+    check(spread is not None and abs(spread - 1.2) < 1e-9,
+          f"the turns' spread is the median over placements of max/min over their turns (1.2): {spread}")
+
     os.makedirs(out_dir, exist_ok=True)
     for regex, entry in (("^affine/ssse3/dot1/32x32/", False),
                          ("^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/", True),

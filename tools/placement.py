@@ -17,7 +17,8 @@ byte. The copy at the linked offset is always timed too: it differs from the ori
 only in its high address bits and neighbours. Placements run round robin, the order
 reversed every other turn; each placement's time is the median over turns of a turn's
 fastest repetition. --each lets the filter select several kernels: each is swept in
-turn, and a summary ranks them as linked and at their fastest placements.
+turn, and a summary ranks them as linked and at their fastest and slowest placements,
+beside how much the turns of one placement (fresh processes) differ.
 
 What it cannot move: the functions the kernel calls and the data it reads stay where they
 are. A function with an indirect jump other than a bounded jump table, or a short jump
@@ -306,7 +307,15 @@ def run_turns(args, bench, sides, work, selected):
     return times
 
 
-def report(kernel, entry, names, keys, medians, lines=False):
+def turn_spread(times, name):
+    """How far the time moves between the turns of one placement (each a fresh process)
+    while the placement stays: the median over placements of max/min over its turns; None
+    with fewer than two turns. The median, as one slow turn somewhere is not the rule."""
+    ratios = [max(v) / min(v) for ts in times.values() if len(v := [t[name] for t in ts if name in t]) > 1]
+    return statistics.median(ratios) if ratios else None
+
+
+def report(kernel, entry, names, keys, medians, lines=False, times=None):
     start, moved = kernel.start, kernel.moved
     loops = ", ".join(f"+{h:#x} ({n} bytes)" for h, n in moved["loops"][:4]) or "none"
     if len(moved["loops"]) > 4:
@@ -340,6 +349,12 @@ def report(kernel, entry, names, keys, medians, lines=False):
             lo, hi = min(vals), max(vals)
             print(f"{s}: placed copies {lo:,.1f} to {hi:,.1f} ns ({hi / lo:.2f}x between the fastest and "
                   f"slowest placement)")
+            within = turn_spread(times or {}, n)
+            if within is not None:
+                print(f"{' ' * len(s)}  the turns of one placement (fresh processes) differ by {within:.2f}x "
+                      f"(median over placements)" +
+                      (": the placements' spread is within that, not shown to be the placement's"
+                       if hi / lo <= within else ""))
 
 
 def sweep(args, function, names, work):
@@ -373,16 +388,20 @@ def summary(swept):
         for n, linked in s["medians"]["linked"].items():
             copies = {k: m[n] for k, m in s["medians"].items() if k != "linked" and n in m}
             if copies:
-                rows.append((n, linked, copies.get(own), min(copies.values()), max(copies.values())))
+                rows.append((n, linked, copies.get(own), min(copies.values()), max(copies.values()),
+                             turn_spread(s.get("times", {}), n)))
     if not rows:
         return
     width = max(len(r[0]) for r in rows)
     print("\nEvery kernel swept, ns per call: as linked, its copy at the linked offset, the fastest and "
-          "slowest copies\n")
-    print(f"{'benchmark':<{width}}  {'linked':>9}  {'copy':>9}  {'fastest':>9}  {'slowest':>9}  spread")
-    for n, linked, own, lo, hi in rows:
+          "slowest copies, their spread, and the spread between the turns (fresh processes) of one "
+          "placement (median over placements); '*' where the placements' spread is within the turns': "
+          "not shown to be the placement's\n")
+    print(f"{'benchmark':<{width}}  {'linked':>9}  {'copy':>9}  {'fastest':>9}  {'slowest':>9}  spread   turns")
+    for n, linked, own, lo, hi, within in rows:
         copy = "-" if own is None else f"{own:,.1f}"
-        print(f"{n:<{width}}  {linked:>9,.1f}  {copy:>9}  {lo:>9,.1f}  {hi:>9,.1f}  {hi / lo:5.2f}x")
+        turns = "     -" if within is None else f"{within:5.2f}x" + ("*" if hi / lo <= within else "")
+        print(f"{n:<{width}}  {linked:>9,.1f}  {copy:>9}  {lo:>9,.1f}  {hi:>9,.1f}  {hi / lo:5.2f}x  {turns}")
     groups = {}
     for r in rows:
         tech = r[0].split("/")[2]
@@ -397,8 +416,15 @@ def summary(swept):
             continue
         linked, fastest, slowest = (min(rs, key=lambda r: r[i]) for i in (1, 3, 4))
         same = linked[0] == fastest[0] == slowest[0]
+        # A winner that "moves" because one kernel's time jumps between processes at a
+        # single placement says nothing of placement.
+        unsure = sorted({r[0].split("/")[2] for r in (linked, fastest, slowest)
+                         if r[5] is not None and r[4] / r[3] <= r[5]})
+        verdict = "the same kernel" if same else "the winner moves with placement" + \
+            (f", or with the process: {', '.join(unsure)} moves as much between turns of one placement"
+             if unsure else "")
         print(f"\n{where}: fastest as linked {named(linked, 1)}, at its fastest placement {named(fastest, 3)}, at "
-              f"its slowest {named(slowest, 4)}: {'the same kernel' if same else 'the winner moves with placement'}")
+              f"its slowest {named(slowest, 4)}: {verdict}")
         rivals = [r for r in sorted(rs, key=lambda r: r[3]) if r is not slowest and r[3] < slowest[4]]
         if rivals:
             print(f"  beating {slowest[0].split('/')[2]}'s slowest placement ({slowest[4]:,.1f}) at some placement: " +
@@ -434,7 +460,7 @@ def main(argv):
         with tempfile.TemporaryDirectory(prefix="nnuelab-placement-") as work:
             for function, its in funcs.items():
                 s = sweep(args, function, its, work)
-                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines))
+                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"])
                 swept.append(s)
         if len(swept) > 1:
             summary(swept)
