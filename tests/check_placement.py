@@ -15,7 +15,8 @@
   shift counts changed) is refused on each path that takes a copy: affine run, run_bits
   through an entry and run_list, find_nnz, dot_u8i8, elementwise run and run_many,
   ft_refresh, ft_update.
-- --each sweeps the kernels of a filter one after the other and compares them.
+- --each sweeps the kernels of a filter one after the other and compares them; one it
+  cannot sweep is named and skipped, the exit 1.
 - The bench refuses a malformed NNUELAB_PLACE before it starts, and bytes at the address
   that are not the described ones (the hash) when the kernel is first called; the tool
   refuses a filter of several kernels and a non-affine one.
@@ -145,6 +146,31 @@ def main():
           {k["kernel"] for k in kept["kernels"]} == {"nnuelab::ssse3::affine::dot1_run",
                                                      "nnuelab::ssse3::affine::dense_blocked4_run"},
           f"--each sweeps dot1 and dense_blocked4 in turn and compares them (exit {rc}):\n{text[-900:]}")
+
+    # --each goes on past a kernel it cannot sweep, names it and exits 1 (read_kernel made to
+    # refuse dot1 here, as it refuses code it cannot move).
+    real_read = placement.read_kernel
+
+    def refusing(bench_path, function):
+        if function.endswith("dot1_run"):
+            raise placement.PlacementError(f"{function}: refused for the check")
+        return real_read(bench_path, function)
+    placement.read_kernel = refusing
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = placement.main(["^affine/ssse3/(dot1|dense_blocked4)/32x32/", "--each", "--step", "32", "--turns", "1",
+                                 "--repetitions", "1", "--min-time", "0.001", "--bench", bench, "--out", saved])
+    finally:
+        placement.read_kernel = real_read
+    with open(saved) as f:
+        kept = json.load(f)
+    check(rc == 1 and "nnuelab::ssse3::affine::dot1_run not swept: " in err.getvalue() and
+          "1 of 2 kernels not swept: nnuelab::ssse3::affine::dot1_run" in out.getvalue() and
+          [k["kernel"] for k in kept["kernels"]] == ["nnuelab::ssse3::affine::dense_blocked4_run"] and
+          kept["not_swept"] == ["nnuelab::ssse3::affine::dot1_run"],
+          f"--each sweeps the rest when one kernel is refused, and names it (exit {rc}): "
+          f"{err.getvalue()[-300:]} {out.getvalue()[-300:]}")
 
     def run_bench(place, regex="^affine/ssse3/dot1/32x32/"):
         env = dict(os.environ, NNUELAB_PLACE=place)

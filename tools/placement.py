@@ -456,14 +456,25 @@ def main(argv):
         funcs = kernels_of(names) if args.each else {kernel_of(names): names}
         if len(funcs) > 1:
             print(f"placement: {len(funcs)} kernels, swept one after the other", flush=True)
-        swept = []
+        swept, skipped = [], []
         with tempfile.TemporaryDirectory(prefix="nnuelab-placement-") as work:
             for function, its in funcs.items():
-                s = sweep(args, function, its, work)
+                try:
+                    s = sweep(args, function, its, work)
+                except PlacementError as e:
+                    if len(funcs) == 1:
+                        raise
+                    # --each: one kernel that cannot be moved (or whose copy is refused)
+                    # does not cost the others' sweeps; it is named, and the exit is 1.
+                    print(f"placement: {function} not swept: {e}", file=sys.stderr, flush=True)
+                    skipped.append(function)
+                    continue
                 report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"])
                 swept.append(s)
         if len(swept) > 1:
             summary(swept)
+        if skipped:
+            print(f"\nplacement: {len(skipped)} of {len(funcs)} kernels not swept: {', '.join(skipped)}")
         if args.out:
             kept = [{"kernel": s["kernel"].name, "entry": s["entry"].name if s["entry"] else None,
                      "linked": s["kernel"].start, "loops": s["kernel"].moved["loops"],
@@ -473,8 +484,10 @@ def main(argv):
                 json.dump(dict(kept[0], kind="nnuelab-placement", cpu=cpu_model(),
                                sweep="lines" if args.lines else "bytes") if not args.each else
                           {"kind": "nnuelab-placement", "cpu": cpu_model(), "sweep": "lines" if args.lines else "bytes",
-                           "kernels": kept}, f, indent=1)
+                           "kernels": kept, "not_swept": skipped}, f, indent=1)
             print(f"placement: wrote {args.out}")
+        if skipped:
+            return 1
     except (PlacementError, ResultError) as e:
         print(f"placement: {e}", file=sys.stderr)
         return 1
