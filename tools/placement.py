@@ -421,7 +421,7 @@ def summary(swept):
         unsure = sorted({r[0].split("/")[2] for r in (linked, fastest, slowest)
                          if r[5] is not None and r[4] / r[3] <= r[5]})
         verdict = "the same kernel" if same else "the winner moves with placement" + \
-            (f", or with the process: {', '.join(unsure)} moves as much between turns of one placement"
+            (f", or from run to run: {', '.join(unsure)} moves as much between turns of one placement"
              if unsure else "")
         print(f"\n{where}: fastest as linked {named(linked, 1)}, at its fastest placement {named(fastest, 3)}, at "
               f"its slowest {named(slowest, 4)}: {verdict}")
