@@ -47,7 +47,8 @@ constexpr Reference kReferences[] = {
 // w2 are fixed, as a layer's are. Calls write their own accumulator rows while those fit in
 // 8 KiB, so consecutive short calls do not queue behind each other's stores (throughput,
 // not a store-forwarding chain); long calls share a few rows, where that cannot happen.
-void time_dot(benchmark::State& state, int groups, RunFn run, const std::string& isa) {
+template <class Run>
+void time_dot(benchmark::State& state, int groups, Run run, const std::string& isa) {
   const Shape s{groups};
   const int bytes = 4 * groups;
   const workloads::InputPool& pool = activation_pool(bytes, workloads::Density{});
@@ -101,6 +102,37 @@ bool same_dot(int groups, RunFn a, RunFn b) {
   return true;
 }
 
+// floor/scalar/empty_dot and floor/scalar/checked_dot: time_dot's loop calling a kernel
+// that does nothing, directly through a registry entry's pointer (as the variants above
+// are timed) and through dot_u8i8::run, the checked entry point (the shape's refusal, null
+// buffers, the accumulators' alignment). checked's time minus empty's is what those checks
+// cost per call. The entry is the first registered variant's with its run swapped.
+[[gnu::noinline]] void empty_dot_kernel(const Shape&, std::int32_t*, const std::uint8_t*, const std::int8_t*,
+                                        const std::uint8_t*, const std::int8_t*) {
+  asm volatile("");
+}
+RunFn volatile g_empty_dot = &empty_dot_kernel;
+
+void register_dot_floors(int groups) {
+  const Shape s{groups};
+  for (const bool checked : {false, true})
+    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_dot" : "empty_dot") + "/" +
+                                   dot_u8i8::shape_name(s) + "/dense:100",
+                               nullptr, 8 * std::size_t(groups), [s, checked](benchmark::State& st) {
+                                 dot_u8i8::Variant v = dot_u8i8::variants().front();
+                                 v.run = g_empty_dot;
+                                 time_dot(
+                                     st, s.groups,
+                                     [&](const Shape& shape, std::int32_t* acc, const std::uint8_t* u,
+                                         const std::int8_t* w, const std::uint8_t* u2, const std::int8_t* w2) {
+                                       if (checked) dot_u8i8::run(v, shape, acc, u, w, u2, w2);
+                                       else v.run(shape, acc, u, w, u2, w2);
+                                     },
+                                     "scalar");
+                                 for (const char* c : {"macs", "pct_peak"}) st.counters.erase(c);
+                               });
+}
+
 }  // namespace
 
 void register_dot_u8i8() {
@@ -126,6 +158,7 @@ void register_dot_u8i8() {
   }
   // The peaks are machine facts, not variants: only when no variant is forced.
   if (!forced) register_peak_benchmarks();
+  if (!forced) register_dot_floors(64);
 }
 
 }  // namespace nnuelab::bench
