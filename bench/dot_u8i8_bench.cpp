@@ -114,6 +114,7 @@ bool same_dot(int groups, RunFn a, RunFn b) {
 RunFn volatile g_empty_dot = &empty_dot_kernel;
 
 void register_dot_floors(int groups) {
+  if (forced_variant()) return;
   const Shape s{groups};
   for (const bool checked : {false, true})
     register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_dot" : "empty_dot") + "/" +
@@ -158,7 +159,7 @@ void register_dot_u8i8() {
   }
   // The peaks are machine facts, not variants: only when no variant is forced.
   if (!forced) register_peak_benchmarks();
-  if (!forced) register_dot_floors(64);
+  register_dot_floors(64);
 }
 
 }  // namespace nnuelab::bench

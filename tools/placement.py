@@ -43,6 +43,7 @@ from results import ResultError, base_name  # noqa: E402
 from common import at_least, cpu_model, number_in, pin_command  # noqa: E402
 import ab  # noqa: E402  (its turn order and per-turn reading)
 import kernel_code  # noqa: E402
+import regress  # noqa: E402  (its escaping of benchmark names for a filter)
 
 LINE = kernel_code.LINE
 PAGE = 4096  # x86-64's base page: map_near in bench/placement.cpp keeps the offset in it
@@ -268,13 +269,10 @@ def kernel_of(names):
 
 
 def exactly(names):
-    """A benchmark filter selecting these benchmarks (base names) and no other. Special
-    characters go in brackets: the bench's regex engine (POSIX extended) takes no "\\+"."""
-    def literal(name):
-        if any(c in "^]\\" for c in name):
-            raise PlacementError(f"{name}: a benchmark name with ^, ] or a backslash cannot be selected alone")
-        return "".join(f"[{c}]" if c in ".*+?()[{}|$" else c for c in name)
-    return "^(" + "|".join(literal(n) for n in names) + ")(/|$)"
+    """A benchmark filter selecting these benchmarks (base names) and no other (regress's
+    escaping: the bench takes POSIX extended expressions, where re.escape's "\\-" is an
+    invalid escape)."""
+    return "^(" + "|".join(regress.ere_escape(n) for n in names) + ")(/|$)"
 
 
 def run_turns(args, bench, sides, work, selected):
@@ -285,10 +283,11 @@ def run_turns(args, bench, sides, work, selected):
     pin, how = pin_command([], 1)
     print(f"placement: {len(sides)} placements x {args.turns} turns, {how}", flush=True)
     keys = [k for k, _ in sides]
+    places = dict(sides)
     times = {k: [] for k in keys}
     for t in range(args.turns):
         for key in ab.turn_order(keys, t):  # ab's order: as given, reversed every other turn
-            place = dict(sides)[key]
+            place = places[key]
             env = dict(os.environ)
             env.pop("NNUELAB_PLACE", None)
             if place is not None:
