@@ -176,6 +176,40 @@ TEST(Dispatch, WithoutForcingTheBestAvailableNativeVariantRuns) {
   }
 }
 
+// run_active remembers its last four choices per op and thread (active_variant_for): more
+// shapes than that, in turn and twice over, must each get the variant a fresh scan picks,
+// and a shape no variant accepts must throw every time, not only before it was seen.
+TEST(Dispatch, RememberedChoicesAreTheFreshScansChoices) {
+  if (forced_variant()) GTEST_SKIP() << "NNUELAB_FORCE_VARIANT is set";
+  // 7 and 33: tails; 32 is refused by the 512-bit kernels, 1024 and 4096 are not.
+  const std::vector<int> widths = {1024, 32, 7, 4096, 64, 33, 1024, 7, 32, 64, 4096, 33};
+  for (int round = 0; round < 2; ++round)
+    for (const int n : widths) {
+      SCOPED_TRACE("n = " + std::to_string(n) + ", round " + std::to_string(round));
+      const crelu16::Shape shape{n};
+      const crelu16::Variant& fresh = active_variant(
+          crelu16::variants(), [&](const crelu16::Variant& v) { return crelu16::why_unsupported(v, shape).empty(); });
+      std::vector<std::int16_t> in(n, 300);
+      std::vector<std::uint8_t> out(n, 0);
+      const crelu16::Variant& ran = crelu16::run_active(shape, in.data(), out.data());
+      EXPECT_EQ(&ran, &fresh) << ran.info.name << " against " << fresh.info.name;
+      EXPECT_EQ(out[n - 1], 127) << ran.info.name;
+      // Another op between two calls of this one: its choice is kept apart.
+      const quantmoid4::Shape qshape{n};
+      const quantmoid4::Variant& qfresh = active_variant(quantmoid4::variants(), [&](const quantmoid4::Variant& v) {
+        return quantmoid4::why_unsupported(v, qshape).empty();
+      });
+      EXPECT_EQ(&quantmoid4::run_active(qshape, in.data(), out.data()), &qfresh) << qfresh.info.name;
+    }
+  std::int16_t in[1] = {0};
+  std::uint8_t out[1];
+  for (int call = 0; call < 2; ++call)
+    EXPECT_ANY_THROW(crelu16::run_active({-1}, in, out)) << "call " << call;
+  EXPECT_EQ(&crelu16::run_active({1024}, std::vector<std::int16_t>(1024).data(), std::vector<std::uint8_t>(1024).data()),
+            &active_variant(crelu16::variants(),
+                            [](const crelu16::Variant& v) { return crelu16::why_unsupported(v, {1024}).empty(); }));
+}
+
 // The ISA table's lookups: an ISA no row names is a programming error (a registry naming
 // it), not an empty feature set; the flags are the table's (the -emu builds have none).
 TEST(Registry, IsaTableLookups) {

@@ -17,6 +17,8 @@ namespace nnuelab::affine {
 struct Shape {
   int in = 0;   // K: input bytes
   int out = 0;  // N: outputs
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 struct Canonical {

@@ -150,7 +150,7 @@ template <class V, class Name>
 template <class V, class Why, class Run>
 const V& run_active_elementwise(std::span<const V> all, const typename V::Shape& s, int out_bytes,
                                 const typename V::Input* input, typename V::Output* output, Why refusal, Run run) {
-  const V& v = active_variant(all, [&](const V& c) { return !refusal(c, s); });
+  const V& v = active_variant_for(all, s, refusal);
   std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(out_bytes) : 0);
   run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
   return v;

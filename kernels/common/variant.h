@@ -98,6 +98,30 @@ const V& active_variant(std::span<const V> all) {
   return active_variant(all, [](const V&) { return true; });
 }
 
+// active_variant for one shape, `refusal(v, s)` empty meaning accepted, remembered per
+// thread for the last four shapes each variant table was asked about. The choice depends
+// only on the shape, the CPU's features and NNUELAB_FORCE_VARIANT, the last two fixed for
+// the process, so a shape seen before skips the scan of every variant's refusal (on Zen 5
+// the scan cost crelu32's run_active about 60 ns a call against 5 for its checked run). The
+// table's address is part of the key: two ops may share a variant type. A choice that
+// throws (no variant accepts the shape, a bad forced name) is not remembered, so it throws
+// again on the next call.
+template <class V, class Shape, class Why>
+const V& active_variant_for(std::span<const V> all, const Shape& s, Why refusal) {
+  struct Entry {
+    const V* table = nullptr;
+    Shape shape{};
+    const V* chosen = nullptr;
+  };
+  static thread_local Entry memo[4]{};
+  static thread_local unsigned next = 0;
+  for (const Entry& e : memo)
+    if (e.table == all.data() && e.shape == s) return *e.chosen;
+  const V& v = active_variant(all, [&](const V& c) { return !refusal(c, s); });
+  memo[next++ % 4] = {all.data(), s, &v};
+  return v;
+}
+
 // Whether p sits on a multiple of its element's alignment (null does).
 template <class T>
 bool element_aligned(const T* p) {

@@ -9,6 +9,8 @@ namespace nnuelab::crelu16 {
 
 struct Shape {
   int n = 0;  // elements
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::crelu16

@@ -13,6 +13,8 @@ namespace nnuelab::crelu32 {
 struct Shape {
   int n = 0;      // elements
   int shift = 0;  // arithmetic right shift applied before clamping (0..31)
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::crelu32

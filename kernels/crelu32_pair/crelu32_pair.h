@@ -12,6 +12,8 @@ namespace nnuelab::crelu32_pair {
 struct Shape {
   int n = 0;      // input elements (outputs: 2n)
   int shift = 0;  // shared by both halves (0..28; Stockfish: 6)
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::crelu32_pair

@@ -16,6 +16,8 @@ namespace nnuelab::dot_u8i8 {
 
 struct Shape {
   int groups = 0;  // int32 lanes; each input holds 4 * groups bytes
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 // kSdot: u read as int8 (NEON vdotq_s32, vmull_s8): equals dpbusd for u in 0..127 only.

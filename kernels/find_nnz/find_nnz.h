@@ -19,6 +19,8 @@ enum class Form : int { kBytes = 0, kChunks = 1 };
 struct Shape {
   int n = 0;  // input bytes (a multiple of 4 for the chunks form)
   Form form = Form::kBytes;
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 inline constexpr int kOutputSlack = 64;

@@ -21,6 +21,8 @@ enum class Form : int { kClamp127 = 0, kClamp255 = 1 };
 struct Shape {
   int n = 0;  // accumulator elements (even); n / 2 outputs
   Form form = Form::kClamp127;
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::ft_output

@@ -42,7 +42,7 @@ const V& run_active(std::span<const V> all, const char* op, const Shape& s, cons
                     Name shape_name, Run run) {
   if (const Refusal why = refusal(all.front(), s))
     throw std::invalid_argument(std::string(op) + ": no variant supports " + shape_name(s) + ": " + why.message());
-  const V& v = active_variant(all, [&](const V& c) { return !refusal(c, s); });
+  const V& v = active_variant_for(all, s, refusal);
   run(v, s, a);
   return v;
 }

@@ -12,6 +12,8 @@ struct Shape {
   int features = 0;      // rows of the weight matrix; every active id must be < features
   int active = 0;        // active features per perspective
   int perspectives = 1;  // 1, or 2: both accumulators (white, black) in one call
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 // Plain pointers, one list and one accumulator per perspective ([1] unused when

@@ -17,6 +17,8 @@ struct Shape {
   int n_added = 0;        // added features per perspective
   int perspectives = 1;   // 1 or 2
   bool in_place = false;  // out[p] == prev[p]
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 // One set of pointers per perspective ([1] unused when perspectives == 1).

@@ -9,6 +9,8 @@ namespace nnuelab::pool_avg2 {
 
 struct Shape {
   int n = 0;  // input elements (even); n / 2 outputs
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::pool_avg2

@@ -13,6 +13,8 @@ namespace nnuelab::pool_product2 {
 
 struct Shape {
   int n = 0;  // input elements (even); n / 2 outputs
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::pool_product2

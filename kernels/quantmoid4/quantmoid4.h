@@ -10,6 +10,8 @@ namespace nnuelab::quantmoid4 {
 
 struct Shape {
   int n = 0;  // elements
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::quantmoid4

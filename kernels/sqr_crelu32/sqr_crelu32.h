@@ -10,6 +10,8 @@ namespace nnuelab::sqr_crelu32 {
 struct Shape {
   int n = 0;      // elements
   int shift = 0;  // the layer's weight-scale shift (0..28; Stockfish: 6)
+
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 }  // namespace nnuelab::sqr_crelu32
