@@ -43,8 +43,9 @@ are adjusted for their number (--adjust bh, the default: Benjamini-Hochberg, whi
 the expected share of chance calls among the calls under 5%; holm: Holm's step-down, which
 keeps the chance of any chance call under 5%; none: each p as it is). The verdict is "B
 slower" or "B faster" when the adjusted p < 0.05 and the ratio is off 1 by more than
---threshold (default 1%), else "same" (a difference smaller than the threshold, or one the
-turns do not agree on). Six turns is the least with which the test can reach p < 0.05 (the
+--threshold (default 1%); "too few turns" when every turn kept agrees beyond the threshold
+but their p cannot pass (so few turns that even perfect agreement is not enough); else
+"same" (a difference smaller than the threshold, or one the turns do not agree on). Six turns is the least with which the test can reach p < 0.05 (the
 least two-sided p of n turns is 2 / 2^n); a benchmark that changed alone among m needs 2 /
 2^n < 0.05 / m after the adjustment (11 turns for 44 benchmarks), and the report says when
 the turns are fewer. --fail-on-slower: exit 1 when some benchmark is "B slower" (`git
@@ -99,6 +100,9 @@ import kernel_code  # noqa: E402
 AB_DIR = os.path.join(ROOT, "build", "ab")
 BENCH = os.path.join("build", "default", "bench", "nnuelab_bench")
 MIN_TURNS_FOR_TEST = 6
+# The verdict of a row whose kept turns all agree beyond the threshold but are too few to
+# be called (compare()); neither a call nor "same".
+TOO_FEW = "too few turns"
 P_LEVEL = 0.05
 SPELL_MIN = 0.10   # a slow spell's turn is at least this much slower than the side's median
 ADJUST = {"bh": "Benjamini-Hochberg", "holm": "Holm", "none": "none"}
@@ -369,7 +373,7 @@ def note_kernel_code(result, args, bench_a, bench_b):
     machine code between the two builds, and where they sit (tools/kernel_code.py): a
     build can move an unchanged kernel, and its time with it."""
     rows, _ = compare(result["turns"]["A"], result["turns"]["B"], args.threshold, args.keep_spells, args.adjust)
-    called = [r["name"] for r in rows if r["verdict"] != "same"]
+    called = [r["name"] for r in rows if is_call(r)]
     if not called:
         return
     try:
@@ -472,21 +476,34 @@ def compare(a_turns, b_turns, threshold_pct, keep_spells=False, adjust="bh"):
         a = [a_all[i] for i in keep]
         b = [b_all[i] for i in keep]
         ratios = [y / x for x, y in zip(a, b)]
+        every = [y / x for x, y in zip(a_all, b_all)]
         ratio = statistics.median(ratios)
         p = wilcoxon_p([math.log(r) for r in ratios])
         rows.append({"name": name, "a": statistics.median(a), "a_range": (min(a_all), max(a_all)),
                      "b": statistics.median(b), "b_range": (min(b_all), max(b_all)), "ratio": ratio,
                      "b_longer": sum(r > 1 for r in ratios), "turns": len(ratios), "spells": len(spells),
-                     "p": p})
+                     "p": p, "agree_with_spells": all(x > 1 for x in every) or all(x < 1 for x in every)})
     for r, q in zip(rows, adjust_p([r["p"] for r in rows], adjust)):
         r["q"] = q
-        if q is not None and q < P_LEVEL and abs(r["ratio"] - 1) * 100 > threshold_pct:
+        beyond = abs(r["ratio"] - 1) * 100 > threshold_pct
+        if q is not None and q < P_LEVEL and beyond:
             r["verdict"] = "B slower" if r["ratio"] > 1 else "B faster"
+        elif beyond and r["b_longer"] in (0, r["turns"]) and r["turns"] > 0:
+            # Every turn kept agrees, beyond the threshold, and still no call: the p of
+            # so few turns (2 / 2^n at best) cannot pass the level among these rows. Not
+            # "same": more turns would settle it (an 8x speed-up in 7 turns among 4 rows,
+            # 2026-12-06, read "same" before this verdict).
+            r["verdict"] = TOO_FEW
         else:
             r["verdict"] = "same"
     every = set().union(*a_turns, *b_turns)
     only = sorted(every - (names_a & names_b))
     return rows, only
+
+
+def is_call(row):
+    """Whether compare() called the row B slower or B faster."""
+    return row["verdict"] in ("B slower", "B faster")
 
 
 def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
@@ -521,7 +538,19 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
         print(f"{name:{w}} timed on one side only or not in every turn (a benchmark one revision lacks)")
     if not rows:
         print("no benchmark timed in every turn of both sides")
-    called = sum(r["verdict"] != "same" for r in rows)
+    called = sum(is_call(r) for r in rows)
+    few = [r for r in rows if r["verdict"] == TOO_FEW]
+    if few:
+        need = turns_for_lone_call(len(rows), adjust)
+        print(f"{TOO_FEW}: {len(few)} row{'s' if len(few) > 1 else ''} whose kept turns all agree, beyond "
+              f"{threshold_pct:g}%, yet are too few for p{' adj' if adjusted else ''} < {P_LEVEL} "
+              f"(at best 2 / 2^n with n turns; a spell left out takes one away): not called, not the "
+              f"same; a row{' among these' if adjusted else ''} needs {need} kept turns "
+              f"(--turns {need + max(r['spells'] for r in few)} or more)")
+        spelled = [r for r in few if r["spells"] and r["agree_with_spells"]]
+        if spelled and not keep_spells:
+            print(f"  of those, {len(spelled)} agree in every turn, their spells included: `./lab ab report FILE "
+                  f"--keep-spells` compares all turns")
     if adjusted:
         # Each row is its own test: unadjusted, some of many clear p < 0.05 by chance
         # (README, "./lab ab": an A/A run of 44 called 3 at 1.02-1.04, none adjusted).
@@ -537,7 +566,7 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
         print(f"{called} of {len(rows)} called; at p < {P_LEVEL} about {len(rows) * P_LEVEL:.0f} of {len(rows)} "
               f"equal benchmarks may be called by chance: repeat a call that matters, or give it more turns")
     code = result.get("code") or {}
-    noted = [r["name"] for r in rows if r["verdict"] != "same" and r["name"] in code]
+    noted = [r["name"] for r in rows if is_call(r) and r["name"] in code]
     if noted:
         print("the called benchmarks' kernels in the two builds (objdump, addresses left out):")
         for name in noted:
