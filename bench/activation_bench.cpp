@@ -17,27 +17,6 @@
 #include "reference/sqr_crelu32.h"
 
 namespace nnuelab::bench {
-namespace {
-
-// The harness's own cost per call at a small shape: the timed loop of the elementwise ops
-// calling, through a function pointer it cannot see through (as it reaches every variant
-// through its registry entry), a kernel of crelu32's signature that does nothing. Out of
-// line and reached through a volatile pointer, so no call is elided or inlined.
-[[gnu::noinline]] void empty_kernel(const crelu32::Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*) {
-  asm volatile("");
-}
-using CreluRun = void (*)(const crelu32::Shape&, const std::int32_t*, std::uint8_t*, std::uint64_t*);
-CreluRun volatile g_empty_kernel = &empty_kernel;
-
-// The same empty kernel in a registry entry (the scalar baseline's, its run swapped), so
-// crelu32::run, the checked entry point an engine or a test calls, can be timed around it.
-crelu32::Variant empty_variant() {
-  crelu32::Variant v = crelu32::variants().front();
-  v.run = g_empty_kernel;
-  return v;
-}
-
-}  // namespace
 
 void register_activations() {
   // crelu16 reads feature-transformer accumulators: mostly within a few hundred of 0.
@@ -60,26 +39,23 @@ void register_activations() {
     // forms time the same kernels without it (register_elementwise_inlined).
     if (n == 32)
       register_elementwise_inlined<crelu32::Variant>(crelu32::variants(), s, crelu32::shape_name(s), pool, &crelu32::why_unsupported);
-    // floor/scalar/empty_call: the same timed loop and call path with nothing to do. A
-    // variant's time minus this is what its own work costs per call (plots and the
-    // winners tables leave it out, as they do the peak benchmarks).
-    if (n == 32 && !forced_variant())
-      register_variant_benchmark("floor/scalar/empty_call/" + crelu32::shape_name(s) + "/dense:100", nullptr,
-                                 n * sizeof(std::int32_t), [=](benchmark::State& st) {
-                                   const CreluRun run = g_empty_kernel;
-                                   time_elementwise<std::int32_t>(st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
-                                                                                  std::uint64_t* bits) { run(s, in, out, bits); });
-                                 });
-    // floor/scalar/checked_call: the same loop calling the empty kernel through crelu32::run
-    // (the shape, buffer and alignment checks every elementwise op's run makes before the
-    // call). Its time minus empty_call's is what those checks cost per call.
-    if (n == 32 && !forced_variant())
-      register_variant_benchmark("floor/scalar/checked_call/" + crelu32::shape_name(s) + "/dense:100", nullptr,
-                                 n * sizeof(std::int32_t), [=](benchmark::State& st) {
-                                   const crelu32::Variant v = empty_variant();
-                                   time_elementwise<std::int32_t>(st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
-                                                                                  std::uint64_t*) { crelu32::run(v, s, in, out); });
-                                 });
+    // floor/scalar/empty_call: the same timed loop and call path with nothing to do (the
+    // scalar baseline's entry with an empty kernel, crelu32's signature; reached through a
+    // pointer, as every variant is through its registry entry). A variant's time minus this
+    // is what its own work costs per call (plots and the winners tables leave it out, as
+    // they do the peak benchmarks). floor/scalar/checked_call: the same loop calling it
+    // through crelu32::run (the shape, buffer and alignment checks every elementwise op's
+    // run makes before the call); its time minus empty_call's is what those checks cost.
+    if (n == 32)
+      register_checked_floors("call", crelu32::shape_name(s), n * sizeof(std::int32_t),
+                              [s, pool](benchmark::State& st, bool checked) {
+                                const crelu32::Variant v = with_empty_kernel(crelu32::variants().front());
+                                time_elementwise<std::int32_t>(
+                                    st, *pool, s.n, [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t* bits) {
+                                      if (checked) crelu32::run(v, s, in, out);
+                                      else v.run(s, in, out, bits);
+                                    });
+                              });
     // What dispatch costs a call, at the shape where it weighs most: the same loop running
     // the variant crelu32::run_active picks (a real kernel, so these two are not floors of
     // nothing; the ISA part "scalar" is the harness's), through crelu32::run on the

@@ -221,34 +221,21 @@ void register_shape(const Shape& s, const std::string& density_name, bool dense_
   }
 }
 
-// floor/scalar/empty_affine and floor/scalar/checked_affine: time_affine's loop calling a
-// kernel that does nothing, directly through a registry entry's pointer (as the variants
-// above are timed) and through affine::run, the checked entry point (null buffers, the
-// output's alignment, weights prepared by this same variant). checked_affine's time minus
-// empty_affine's is what those checks cost per call. The entry is the scalar baseline's
-// with its run swapped, its weights prepared by that copy.
-[[gnu::noinline]] void empty_affine_kernel(const affine::Packed&, const std::uint8_t*, std::int32_t*) { asm volatile(""); }
-void (*volatile g_empty_affine)(const affine::Packed&, const std::uint8_t*, std::int32_t*) = &empty_affine_kernel;
-
+// floor/scalar/empty_affine and floor/scalar/checked_affine (register_checked_floors):
+// time_affine's loop around the scalar baseline's entry with an empty kernel, its weights
+// prepared by that copy; checked through affine::run (null buffers, the output's alignment,
+// weights prepared by this same variant).
 void register_affine_floors(const Shape& s) {
-  if (forced_variant()) return;
-  std::string suffix = "/";  // appended piecewise, as in register_shape
-  suffix += affine::shape_name(s);
-  suffix += "/dense:100";
-  for (const bool checked : {false, true})
-    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_affine" : "empty_affine") + suffix,
-                               nullptr, call_bytes(s), [s, checked](benchmark::State& st) {
-                                 affine::Variant v = affine::variants().front();
-                                 v.run = g_empty_affine;
-                                 const Weights& w = weights_for(s);
-                                 const affine::Packed packed = affine::prepare(v, {s, w.w.data(), w.b.data()});
-                                 time_affine(st, s, activation_pool(s.in, Density{}), false, "scalar",
-                                             [&](const std::uint8_t* x, std::int32_t* y) {
-                                               if (checked) affine::run(v, packed, x, y);
-                                               else v.run(packed, x, y);
-                                             });
-                                 for (const char* c : {"macs", "useful_macs", "pct_peak"}) st.counters.erase(c);
-                               });
+  register_checked_floors("affine", affine::shape_name(s), call_bytes(s), [s](benchmark::State& st, bool checked) {
+    const affine::Variant v = with_empty_kernel(affine::variants().front());
+    const Weights& w = weights_for(s);
+    const affine::Packed packed = affine::prepare(v, {s, w.w.data(), w.b.data()});
+    time_affine(st, s, activation_pool(s.in, Density{}), false, "scalar", [&](const std::uint8_t* x, std::int32_t* y) {
+      if (checked) affine::run(v, packed, x, y);
+      else v.run(packed, x, y);
+    });
+    for (const char* c : {"macs", "useful_macs", "pct_peak"}) st.counters.erase(c);
+  });
 }
 
 }  // namespace

@@ -102,36 +102,23 @@ bool same_dot(int groups, RunFn a, RunFn b) {
   return true;
 }
 
-// floor/scalar/empty_dot and floor/scalar/checked_dot: time_dot's loop calling a kernel
-// that does nothing, directly through a registry entry's pointer (as the variants above
-// are timed) and through dot_u8i8::run, the checked entry point (the shape's refusal, null
-// buffers, the accumulators' alignment). checked's time minus empty's is what those checks
-// cost per call. The entry is the first registered variant's with its run swapped.
-[[gnu::noinline]] void empty_dot_kernel(const Shape&, std::int32_t*, const std::uint8_t*, const std::int8_t*,
-                                        const std::uint8_t*, const std::int8_t*) {
-  asm volatile("");
-}
-RunFn volatile g_empty_dot = &empty_dot_kernel;
-
+// floor/scalar/empty_dot and floor/scalar/checked_dot (register_checked_floors): time_dot's
+// loop around the first registered variant's entry with an empty kernel; checked through
+// dot_u8i8::run (the shape's refusal, null buffers, the accumulators' alignment).
 void register_dot_floors(int groups) {
-  if (forced_variant()) return;
   const Shape s{groups};
-  for (const bool checked : {false, true})
-    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_dot" : "empty_dot") + "/" +
-                                   dot_u8i8::shape_name(s) + "/dense:100",
-                               nullptr, 8 * std::size_t(groups), [s, checked](benchmark::State& st) {
-                                 dot_u8i8::Variant v = dot_u8i8::variants().front();
-                                 v.run = g_empty_dot;
-                                 time_dot(
-                                     st, s.groups,
-                                     [&](const Shape& shape, std::int32_t* acc, const std::uint8_t* u,
-                                         const std::int8_t* w, const std::uint8_t* u2, const std::int8_t* w2) {
-                                       if (checked) dot_u8i8::run(v, shape, acc, u, w, u2, w2);
-                                       else v.run(shape, acc, u, w, u2, w2);
-                                     },
-                                     "scalar");
-                                 for (const char* c : {"macs", "pct_peak"}) st.counters.erase(c);
-                               });
+  register_checked_floors("dot", dot_u8i8::shape_name(s), 8 * std::size_t(groups), [s](benchmark::State& st, bool checked) {
+    const dot_u8i8::Variant v = with_empty_kernel(dot_u8i8::variants().front());
+    time_dot(
+        st, s.groups,
+        [&](const Shape& shape, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w, const std::uint8_t* u2,
+            const std::int8_t* w2) {
+          if (checked) dot_u8i8::run(v, shape, acc, u, w, u2, w2);
+          else v.run(shape, acc, u, w, u2, w2);
+        },
+        "scalar");
+    for (const char* c : {"macs", "pct_peak"}) st.counters.erase(c);
+  });
 }
 
 }  // namespace

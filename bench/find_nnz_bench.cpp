@@ -85,31 +85,18 @@ void register_shape(const Shape& s, const std::string& density_name, std::functi
   }
 }
 
-// floor/scalar/empty_find_nnz and floor/scalar/checked_find_nnz: time_find_nnz's loop
-// calling a kernel that finds nothing, directly through a registry entry's pointer (as the
-// variants above are timed) and through find_nnz::run, the checked entry point (the shape's
-// refusal, null buffers, the indices' alignment). checked's time minus empty's is what
-// those checks cost per call. The entry is the scalar baseline's with its run swapped.
-[[gnu::noinline]] int empty_find_nnz_kernel(const Shape&, const std::uint8_t*, std::uint16_t*) {
-  asm volatile("");
-  return 0;
-}
-int (*volatile g_empty_find_nnz)(const Shape&, const std::uint8_t*, std::uint16_t*) = &empty_find_nnz_kernel;
-
+// floor/scalar/empty_find_nnz and floor/scalar/checked_find_nnz (register_checked_floors):
+// time_find_nnz's loop around the scalar baseline's entry with an empty kernel (it finds
+// nothing); checked through find_nnz::run (the CPU, the shape's limits and the variant's
+// supports, null buffers, the indices' alignment).
 void register_find_nnz_floors(const Shape& s) {
-  if (forced_variant()) return;
-  for (const bool checked : {false, true})
-    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_find_nnz" : "empty_find_nnz") + "/" +
-                                   shape_tag(s) + "/dense:100",
-                               nullptr, s.n, [s, checked](benchmark::State& st) {
-                                 find_nnz::Variant v = find_nnz::variants().front();
-                                 v.run = g_empty_find_nnz;
-                                 time_find_nnz(st, s, activation_pool(s.n, Density{}),
-                                               [&](const std::uint8_t* x, std::uint16_t* out) {
-                                                 return checked ? find_nnz::run(v, s, x, out) : v.run(s, x, out);
-                                               });
-                                 st.counters.erase("nnz");  // nothing is found
-                               });
+  register_checked_floors("find_nnz", shape_tag(s), s.n, [s](benchmark::State& st, bool checked) {
+    const find_nnz::Variant v = with_empty_kernel(find_nnz::variants().front());
+    time_find_nnz(st, s, activation_pool(s.n, Density{}), [&](const std::uint8_t* x, std::uint16_t* out) {
+      return checked ? find_nnz::run(v, s, x, out) : v.run(s, x, out);
+    });
+    st.counters.erase("nnz");  // nothing is found
+  });
 }
 
 }  // namespace

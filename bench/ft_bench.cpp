@@ -300,34 +300,22 @@ void register_update(const ft_update::Shape& s) {
   }
 }
 
-// floor/scalar/empty_update and floor/scalar/checked_update: time_update's loop calling a
-// kernel that does nothing, directly through a registry entry's pointer (as the variants
-// above are timed) and through ft_update::run, the checked entry point (shape, pointers,
-// every id < features, overlaps). checked_update's time minus empty_update's is what those
-// checks cost per call. The entry is the scalar baseline's with its run swapped.
-[[gnu::noinline]] void empty_update_kernel(const ft_update::Shape&, const ft_update::Args&) { asm volatile(""); }
-void (*volatile g_empty_update)(const ft_update::Shape&, const ft_update::Args&) = &empty_update_kernel;
-
+// floor/scalar/empty_update and floor/scalar/checked_update (register_checked_floors):
+// time_update's loop around the scalar baseline's entry with an empty kernel; checked
+// through ft_update::run (shape, pointers, every id < features, overlaps).
 void register_update_floors(const ft_update::Shape& s) {
-  if (forced_variant()) return;
-  std::string suffix = "/";  // appended piecewise, as in register_update
-  suffix += ft_update::shape_name(s);
-  suffix += "/dense:100";
   const std::size_t bytes = std::size_t(s.l1) * 2 * s.perspectives;
-  for (const bool checked : {false, true})
-    register_variant_benchmark(std::string("floor/scalar/") + (checked ? "checked_update" : "empty_update") + suffix, nullptr,
-                               bytes, [s, checked](benchmark::State& st) {
-                                 ft_update::Variant v = ft_update::variants().front();
-                                 v.run = g_empty_update;
-                                 ft_update::Args a;
-                                 a.weights = weights_for(s.l1);
-                                 time_update(st, s, [&](const std::uint32_t* ids, std::int16_t* prev, std::int16_t* out) {
-                                   point_update_args(a, s, ids, prev, out);
-                                   if (checked) ft_update::run(v, s, a);
-                                   else v.run(s, a);
-                                 });
-                                 st.counters.erase("adds");  // nothing is added
-                               });
+  register_checked_floors("update", ft_update::shape_name(s), bytes, [s](benchmark::State& st, bool checked) {
+    const ft_update::Variant v = with_empty_kernel(ft_update::variants().front());
+    ft_update::Args a;
+    a.weights = weights_for(s.l1);
+    time_update(st, s, [&](const std::uint32_t* ids, std::int16_t* prev, std::int16_t* out) {
+      point_update_args(a, s, ids, prev, out);
+      if (checked) ft_update::run(v, s, a);
+      else v.run(s, a);
+    });
+    st.counters.erase("adds");  // nothing is added
+  });
 }
 
 }  // namespace

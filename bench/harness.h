@@ -120,6 +120,42 @@ bool huge_pages();
 void register_variant_benchmark(const std::string& name, const VariantInfo* info, std::size_t input_bytes,
                                 const std::function<void(benchmark::State&)>& body);
 
+// A kernel of registry signature F that does nothing: out of line and reached through a
+// volatile pointer, so no call to it is elided or inlined. The floors time the harness's
+// loops, and the checked entry points' own cost, around it.
+template <class F>
+struct EmptyKernel;
+template <class R, class... A>
+struct EmptyKernel<R (*)(A...)> {
+  [[gnu::noinline]] static R run(A...) {
+    asm volatile("");
+    return R();
+  }
+  static inline R (*volatile pointer)(A...) = &run;
+};
+
+// A copy of a registry entry (of any op) whose kernel is the empty one of its signature:
+// what the floors call directly and through the op's checked entry point.
+template <class V>
+V with_empty_kernel(V entry) {
+  entry.run = EmptyKernel<decltype(entry.run)>::pointer;
+  return entry;
+}
+
+// floor/scalar/empty_<what> and floor/scalar/checked_<what> at one shape (nothing when a
+// variant is forced): body(state, checked) times the op's loop calling a
+// with_empty_kernel entry directly through its pointer (checked false, as the variants are
+// timed) or through the op's checked entry point (true). checked's time minus empty's is
+// what that entry point's checks cost per call.
+template <class Body>
+void register_checked_floors(const std::string& what, const std::string& shape, std::size_t input_bytes, Body body) {
+  if (forced_variant()) return;
+  for (const bool checked : {false, true})
+    register_variant_benchmark("floor/scalar/" + std::string(checked ? "checked_" : "empty_") + what + "/" + shape +
+                                   "/dense:100",
+                               nullptr, input_bytes, [body, checked](benchmark::State& st) { body(st, checked); });
+}
+
 // --benchmark_min_time as given on the command line (Google Benchmark's 0.5 s otherwise).
 void set_min_time(double seconds);
 double min_time();
