@@ -7,9 +7,12 @@
 //   quantize/<isa>/<technique>/1048576xi8b8/dense:100   int8 output, B = 8, s = 4 sigma
 // Counters: elements (element/s; elements/ns = elements * 1e-9).
 #include <chrono>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "bench/harness.h"
+#include "bench/placement.h"
 #include "bench/register.h"
 #include "kernels/octav_step/registry.h"
 #include "kernels/quantize/registry.h"
@@ -48,9 +51,18 @@ void register_octav() {
     for (const auto& v : octav_step::variants()) {
       const auto* vp = &v;
       register_variant_benchmark(v.info.name + "/" + shape, &v.info, kN * 4, [t, s, vp](benchmark::State& st) {
+        // A placed copy (bench/placement.h) must give the original's sums, bit for bit, on
+        // this tensor.
+        const auto run = placed_checked(vp->run, vp->info.name, [&](auto a, auto b) {
+          octav_step::Sums sa, sb;
+          a(t->x.data(), kN, s, &sa);
+          b(t->x.data(), kN, s, &sb);
+          return std::memcmp(&sa.sum_abs_above, &sb.sum_abs_above, sizeof sa.sum_abs_above) == 0 &&
+                 sa.count_small == sb.count_small && sa.count_above == sb.count_above;
+        });
         octav_step::Sums out;
         time_calls(st, [&] {
-          vp->run(t->x.data(), kN, s, &out);
+          run(t->x.data(), kN, s, &out);
           benchmark::DoNotOptimize(out);
         });
       });
@@ -65,7 +77,14 @@ void register_octav() {
       const auto* vp = &v;
       register_variant_benchmark(v.info.name + "/" + qshape, &v.info, kN * 4, [t, q, vp](benchmark::State& st) {
         const auto p = quantize::params(1.0f, 8, 8);
-        time_calls(st, [&] { vp->run_i8(t->x.data(), kN, p, q->data()); });
+        // A placed copy must write the original's bytes for this tensor.
+        const auto run = placed_checked(vp->run_i8, vp->info.name, [&](auto a, auto b) {
+          std::vector<std::int8_t> qa(kN), qb(kN);
+          a(t->x.data(), kN, p, qa.data());
+          b(t->x.data(), kN, p, qb.data());
+          return qa == qb;
+        });
+        time_calls(st, [&] { run(t->x.data(), kN, p, q->data()); });
       });
     }
   }

@@ -50,7 +50,8 @@ LISTING = """
 def spoiled(kernel):
     """Patches that make the kernel's copy compute other values without touching memory or
     control flow: every vector add of words or dwords becomes a subtract (paddw/paddd ->
-    psubw/psubd, opcode 0xfd/0xfe -> 0xf9/0xfa), every vector shift by an immediate shifts
+    psubw/psubd, opcode 0xfd/0xfe -> 0xf9/0xfa), every float vector multiply an add
+    (mulps/mulpd -> addps/addpd, 0x59 -> 0x58), every vector shift by an immediate shifts
     by one more or one less (the last byte)."""
     patches = []
     for at, code, text in kernel.rows:
@@ -60,6 +61,8 @@ def spoiled(kernel):
         where = {0xc5: 2, 0xc4: 3, 0x62: 4}.get(code[0], code.find(b"\x0f") + 1)
         if re.fullmatch(r"v?padd[wd]", mnemonic) and code[where] in (0xfd, 0xfe):
             patches.append((at - kernel.start + where, bytes([code[where] - 4])))
+        elif re.fullmatch(r"v?mulp[sd]", mnemonic) and code[where] == 0x59:
+            patches.append((at - kernel.start + where, b"\x58"))  # a float multiply becomes an add
         elif re.fullmatch(r"v?ps[rl][la][wdq]", mnemonic) and "$" in text and code[where] in (0x71, 0x72, 0x73):
             patches.append((at - kernel.start + len(code) - 1, bytes([code[-1] + 1 if code[-1] < 7 else code[-1] - 1])))
     return patches
@@ -103,7 +106,9 @@ def main():
                          ("^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/", True),
                          ("^find_nnz/avx2/lut16_popcnt/1024c/", None), ("^dot_u8i8/avx2/maddubs_x2/64/", None), ("^crelu32/avx2/packs_shift_imm_lanes/32>>6/", None),
                          ("^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/", None),
-                         ("^ft_refresh/avx2/tiled/256x30/", None), ("^ft_update/avx2/fused_add1_sub1/1024[+]1-1/", None)):
+                         ("^ft_refresh/avx2/tiled/256x30/", None), ("^ft_update/avx2/fused_add1_sub1/1024[+]1-1/", None),
+                         ("^octav_step/avx2/cmp_mask4/1048576/dense:100/", None),
+                         ("^quantize/avx2/round_packs/1048576xi8b8/", None)):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = placement.main([regex, "--step", "32", "--turns", "1", "--repetitions", "1", "--min-time", "0.001",
@@ -192,12 +197,14 @@ def main():
 
     # A copy that computes something else must be refused before it is timed, on every
     # path that takes one: affine's run, run_bits (through an entry) and run_list,
-    # find_nnz, dot_u8i8, an elementwise run and run_many, ft_refresh and ft_update.
+    # find_nnz, dot_u8i8, an elementwise run and run_many, ft_refresh, ft_update, octav_step
+    # and quantize.
     for regex in ("^affine/ssse3/dot1/32x32/", "^affine/avx2/sparse_blocked4_bitset_acc1_from_bits/1536x16/chunk:15/",
                   "^affine/avx2/sparse_blocked4_lut_x2_from_list/1536x16/chunk:15/",
                   "^find_nnz/avx2/lut16_popcnt/1024c/", "^dot_u8i8/avx2/maddubs_x2/64/",
                   "^crelu32/avx2/packs_shift_imm_lanes/32>>6/", "^crelu32/avx2/packs_shift_imm_lanes/32>>6[+]inlined/",
-                  "^ft_refresh/avx2/tiled/256x30/", "^ft_update/avx2/fused_add1_sub1/1024[+]1-1/"):
+                  "^ft_refresh/avx2/tiled/256x30/", "^ft_update/avx2/fused_add1_sub1/1024[+]1-1/",
+                  "^octav_step/avx2/cmp_mask4/1048576/dense:100/", "^quantize/avx2/round_packs/1048576xi8b8/"):
         kernel, entry = placement.read_kernel(bench, placement.kernel_of(placement.benchmarks(bench, regex)))
         patches = spoiled(kernel)
         p = run_bench(placement.place_value(kernel, 8, entry, patches), regex)
@@ -209,12 +216,20 @@ def main():
     check(p.returncode != 0 and "is not inside the function" in p.stderr,
           f"a patch past the function's end is refused: {p.stderr.strip()[-200:]}")
 
-    for regex, why in (("^affine/ssse3/", "narrow it to one, or sweep each in turn (--each)"), ("^octav_step/avx2/cmp_mask4/", "only the benchmarks of affine"),
+    for regex, why in (("^affine/ssse3/", "narrow it to one, or sweep each in turn (--each)"),
                        ("^affine/scalar/reference/32x32/", "times no kernel of its own")):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             rc = placement.main([regex, "--bench", bench])
         check(rc == 1 and why in err.getvalue(), f"'{regex}' is refused with \"{why}\": {err.getvalue().strip()}")
+    # Every op's bench takes a copy now; an op added without that wiring is refused by name.
+    try:
+        placement.kernels_of(["newop/avx2/t/64/dense:100"])
+        why = ""
+    except placement.PlacementError as e:
+        why = str(e)
+    check("only the benchmarks of affine" in why and "octav_step" in why,
+          f"a benchmark of an op whose bench takes no copy is refused: {why!r}")
     return 1 if failures else 0
 
 

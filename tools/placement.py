@@ -22,9 +22,9 @@ beside how much the turns of one placement (fresh processes) differ.
 
 What it cannot move: the functions the kernel calls and the data it reads stay where they
 are. A function with an indirect jump other than a bounded jump table, or a short jump
-out of itself, is refused. The affine, find_nnz, dot_u8i8, elementwise (the activations,
-pools and ft_output), ft_refresh and ft_update benchmarks take a placed copy; the OCTAV
-ones do not.
+out of itself, is refused. Every op's benchmarks take a placed copy (PLACEABLE_OPS:
+affine, find_nnz, dot_u8i8, the elementwise ops, ft_refresh, ft_update, octav_step and
+quantize); a benchmark of an op not listed is refused.
 """
 import argparse
 import json
@@ -50,7 +50,7 @@ PAGE = 4096  # x86-64's base page: map_near in bench/placement.cpp keeps the off
 BENCH = os.path.join(ROOT, "build", "default", "bench", "nnuelab_bench")
 # The benches that pass their kernels through bench::placed() (and check the copy's outputs).
 PLACEABLE_OPS = ("affine", "find_nnz", "dot_u8i8", "crelu16", "crelu32", "crelu32_pair", "sqr_crelu32", "quantmoid4", "pool_avg2",
-                 "pool_max2", "pool_product2", "ft_output", "ft_refresh", "ft_update")
+                 "pool_max2", "pool_product2", "ft_output", "ft_refresh", "ft_update", "octav_step", "quantize")
 
 
 class PlacementError(Exception):
