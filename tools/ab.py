@@ -360,20 +360,27 @@ def timed_comparison(args, side_a, side_b, out=None, stop_on_interrupt=False):
     turns, stamp, pinned = time_in_turns(args, {"A": side_a, "B": side_b}, lone_call_warning, stop_on_interrupt)
     result = run_record("nnuelab-ab", args, turns, pinned, A=side_a[0], B=side_b[0], commit_A=side_a[1],
                         commit_B=side_b[1])
+    compared = compare(result["turns"]["A"], result["turns"]["B"], args.threshold, args.keep_spells, args.adjust)
     # build() again only looks up the benches time_in_turns built.
-    note_kernel_code(result, args, build(*side_a[1:], jobs=1), build(*side_b[1:], jobs=1))
+    note_kernel_code(result, compared[0], build(*side_a[1:], jobs=1), build(*side_b[1:], jobs=1))
     out = write_result(result, out or result_path("ab", stamp))
-    rows = print_report(result, args.threshold, args.keep_spells, args.adjust)
+    rows = print_report(result, args.threshold, args.keep_spells, args.adjust, compared)
     say(f"wrote {os.path.relpath(out, ROOT) if out.startswith(ROOT) else out}")
     return rows, out
 
 
-def note_kernel_code(result, args, bench_a, bench_b):
-    """Adds to an A/B result whether the kernels of the benchmarks it calls changed their
-    machine code between the two builds, and where they sit (tools/kernel_code.py): a
-    build can move an unchanged kernel, and its time with it."""
-    rows, _ = compare(result["turns"]["A"], result["turns"]["B"], args.threshold, args.keep_spells, args.adjust)
-    called = [r["name"] for r in rows if is_call(r)]
+def noted_rows(rows):
+    """The rows whose kernels the report looks at: those called, and those with too few
+    turns to be called (their turns agree: a change of code would show there too)."""
+    return [r for r in rows if r["verdict"] != "same"]
+
+
+def note_kernel_code(result, rows, bench_a, bench_b):
+    """Adds to an A/B result (compare()'s rows of it) whether the kernels of the benchmarks
+    it calls, or would with more turns, changed their machine code between the two builds,
+    and where they sit (tools/kernel_code.py): a build can move an unchanged kernel, and
+    its time with it."""
+    called = [r["name"] for r in noted_rows(rows)]
     if not called:
         return
     try:
@@ -506,9 +513,11 @@ def is_call(row):
     return row["verdict"] in ("B slower", "B faster")
 
 
-def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
+def print_report(result, threshold_pct, keep_spells=False, adjust="bh", compared=None):
+    """Prints the table of an A/B result and returns its rows; compared: compare()'s
+    (rows, only) of it with the same options, when the caller has them."""
     turns = result["turns"]
-    rows, only = compare(turns["A"], turns["B"], threshold_pct, keep_spells, adjust)
+    rows, only = compared or compare(turns["A"], turns["B"], threshold_pct, keep_spells, adjust)
     adjusted = adjust != "none" and len(rows) > 1
     print(f"A: {result['A']}\nB: {result['B']}")
     print(f"CPU: {result.get('cpu', '?')}  {len(turns['A'])} turns, {result['repetitions']} repetitions of "
@@ -566,9 +575,10 @@ def print_report(result, threshold_pct, keep_spells=False, adjust="bh"):
         print(f"{called} of {len(rows)} called; at p < {P_LEVEL} about {len(rows) * P_LEVEL:.0f} of {len(rows)} "
               f"equal benchmarks may be called by chance: repeat a call that matters, or give it more turns")
     code = result.get("code") or {}
-    noted = [r["name"] for r in rows if is_call(r) and r["name"] in code]
+    noted = [r["name"] for r in noted_rows(rows) if r["name"] in code]
     if noted:
-        print("the called benchmarks' kernels in the two builds (objdump, addresses left out):")
+        print("the kernels of the rows called (or with too few turns) in the two builds (objdump, addresses "
+              "left out):")
         for name in noted:
             print(f"  {name}: {kernel_code.describe(code[name])}")
     if any(r["p"] is None for r in rows):
