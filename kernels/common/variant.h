@@ -99,11 +99,13 @@ const V& active_variant(std::span<const V> all) {
 }
 
 // active_variant for one shape, `refusal(v, s)` empty meaning accepted, remembered per
-// thread for the last four shapes each variant table was asked about. The choice depends
+// thread for the last four (table, shape) pairs asked of this variant type (in practice
+// one op's table: each op has its own Shape). The choice depends
 // only on the shape, the CPU's features and NNUELAB_FORCE_VARIANT, the last two fixed for
 // the process, so a shape seen before skips the scan of every variant's refusal (on Zen 5
 // the scan cost crelu32's run_active about 60 ns a call against 5 for its checked run). The
-// table's address is part of the key: two ops may share a variant type. A choice that
+// table's address is part of the key (two ops may share a variant type), so `all` must be
+// an op's static registry table (variants()), never a temporary copy. A choice that
 // throws (no variant accepts the shape, a bad forced name) is not remembered, so it throws
 // again on the next call.
 template <class V, class Shape, class Why>
