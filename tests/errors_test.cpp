@@ -380,6 +380,23 @@ TEST(Errors, FtUpdate) {
   expect_error([&] { ft_update::run_active({5000, 4, 1, 1, 1, false}, a); }, "ft_update: no variant supports 5000+1-1: l1 must be 1..4096, got 5000");
 }
 
+// The other dispatchers refuse a shape their op refuses as ft's do: the op, the shape and
+// the reason (until 2026-12-06 a bare "no runnable variant registered accepts this shape"),
+// on the first call and on the next (a refused shape is not remembered).
+TEST(Errors, RunActiveNamesTheOpTheShapeAndTheReason) {
+  std::int16_t in[8] = {};
+  std::uint8_t out[8];
+  std::uint16_t list[8 + find_nnz::kOutputSlack];
+  const std::uint8_t* bytes = reinterpret_cast<const std::uint8_t*>(in);
+  for (int call = 0; call < 2; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    expect_error([&] { crelu16::run_active({-1}, in, out); }, "crelu16: no variant supports -1: n must be 1..1048576, got -1");
+    expect_error([&] { quantmoid4::run_active({0}, in, out); }, "quantmoid4: no variant supports 0: n must be 1..1048576, got 0");
+    expect_error([&] { find_nnz::run_active({6, find_nnz::Form::kChunks}, bytes, list); },
+                 "find_nnz: no variant supports 6/chunks: the chunks form needs n % 4 == 0");
+  }
+}
+
 // ---- nets and positions ------------------------------------------------------------------
 
 TEST(Errors, HandBuiltPositionIsRefused) {

@@ -144,13 +144,17 @@ template <class V, class Name>
 }
 
 // run_active of an elementwise op: the variant active_variant picks for this shape (the
-// forced one, or the last available that accepts it), run through the op's checked `run`
-// on one input; a forced *_bits variant gets a scratch bitset for its `out_bytes` output
-// bytes. `refusal(v, s)` and `run(v, s, in, out, bits)` are the op's own.
-template <class V, class Why, class Run>
+// forced one, or the last available that accepts it; remembered, active_variant_for), run
+// through the op's checked `run` on one input; a forced *_bits variant gets a scratch
+// bitset for its `out_bytes` output bytes. A shape the op refuses throws "<op>: no variant
+// supports <shape>: <why>". `refusal(v, s)`, `shape_name(s)` and `run(v, s, in, out,
+// bits)` are the op's own.
+template <class V, class Why, class Name, class Run>
 const V& run_active_elementwise(std::span<const V> all, const typename V::Shape& s, int out_bytes,
-                                const typename V::Input* input, typename V::Output* output, Why refusal, Run run) {
-  const V& v = active_variant_for(all, s, refusal);
+                                const typename V::Input* input, typename V::Output* output, Why refusal,
+                                Name shape_name, Run run) {
+  const V& v = active_variant_for(all, s, refusal,
+                                  [&](const Refusal& why) { refuse_shape(all.front().info.op, shape_name(s), why); });
   std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(out_bytes) : 0);
   run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
   return v;

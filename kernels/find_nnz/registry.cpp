@@ -48,7 +48,8 @@ int run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint16
 }
 
 int run_active(const Shape& s, const std::uint8_t* input, std::uint16_t* indices, const Variant** ran) {
-  const Variant& v = active_variant_for(variants(), s, refusal);
+  const Variant& v = active_variant_for(variants(), s, refusal,
+                                        [&](const Refusal& why) { refuse_shape("find_nnz", shape_name(s), why); });
   if (ran) *ran = &v;
   return run(v, s, input, indices);
 }

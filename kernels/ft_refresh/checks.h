@@ -40,9 +40,7 @@ void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, 
 template <class V, class Shape, class Args, class Why, class Name, class Run>
 const V& run_active(std::span<const V> all, const char* op, const Shape& s, const Args& a, Why refusal,
                     Name shape_name, Run run) {
-  if (const Refusal why = refusal(all.front(), s))
-    throw std::invalid_argument(std::string(op) + ": no variant supports " + shape_name(s) + ": " + why.message());
-  const V& v = active_variant_for(all, s, refusal);
+  const V& v = active_variant_for(all, s, refusal, [&](const Refusal& why) { refuse_shape(op, shape_name(s), why); });
   run(v, s, a);
   return v;
 }
