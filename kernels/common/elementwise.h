@@ -155,8 +155,12 @@ const V& run_active_elementwise(std::span<const V> all, const typename V::Shape&
                                 Name shape_name, Run run) {
   const V& v = active_variant_for(all, s, refusal,
                                   [&](const Refusal& why) { refuse_shape(all.front().info.op, shape_name(s), why); });
-  std::vector<std::uint64_t> bits(v.writes_bits ? nnz_bitset_words(out_bytes) : 0);
-  run(v, s, input, output, v.writes_bits ? bits.data() : nullptr);
+  if (!v.writes_bits) {  // every variant run_active picks unforced: no scratch on its path
+    run(v, s, input, output, nullptr);
+    return v;
+  }
+  std::vector<std::uint64_t> bits(nnz_bitset_words(out_bytes));
+  run(v, s, input, output, bits.data());
   return v;
 }
 

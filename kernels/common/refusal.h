@@ -74,15 +74,16 @@ Refusal refusal_of(const V& v, const Shape& s, const Refusal& op_limits) {
 [[noreturn, gnu::cold]] inline void refuse_call(const std::string& who, const std::string& why) {
   throw std::invalid_argument(who + ": " + why);
 }
-// A dispatcher (run_active) asked for a shape its op refuses (active_variant_for's
-// `none`): std::invalid_argument "<op>: no variant supports <shape>: <why>".
-[[noreturn, gnu::cold]] inline void refuse_shape(const std::string& op, const std::string& shape, const Refusal& why) {
-  throw std::invalid_argument(op + ": no variant supports " + shape + ": " + why.message());
-}
 inline void require_available(const VariantInfo& info) {
   if (!info.available()) [[unlikely]]
     refuse_call(info.name, "this CPU lacks " + info.missing());
 }
+// A dispatcher (run_active) asked for a shape its op refuses (active_variant_for's
+// `none`): refuse_call's std::invalid_argument "<op>: no variant supports <shape>: <why>".
+[[noreturn, gnu::cold]] inline void refuse_shape(const std::string& op, const std::string& shape, const Refusal& why) {
+  refuse_call(op, "no variant supports " + shape + ": " + why.message());
+}
+
 // Why x[i], not finite, is refused: "x[i] is NaN" or "x[i] is infinite".
 inline std::string non_finite_element(const float* x, std::size_t i) {
   return "x[" + std::to_string(i) + "] is " + (std::isnan(x[i]) ? "NaN" : "infinite");
