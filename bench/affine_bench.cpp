@@ -109,8 +109,8 @@ void time_affine(benchmark::State& state, const Shape& s, const workloads::Input
         scrub_branch_predictor();  // --scrub=N (before the copies: they leave the inputs in L1)
         for (int j = 0; j < batch; ++j) {
           const int k = (first + j) % pool.count;
-          std::memcpy(hot.data() + j * pool.stride, pool.get(k), s.in);
-          if (side) std::memcpy(rows.data() + j * stride, side->data() + std::size_t(k) * stride, stride * sizeof(Side));
+          workloads::stage_copy(hot.data() + j * pool.stride, pool.get(k), s.in);
+          if (side) workloads::stage_copy(rows.data() + j * stride, side->data() + std::size_t(k) * stride, stride * sizeof(Side));
         }
       },
       [&](int j) {

@@ -66,8 +66,8 @@ void time_dot(benchmark::State& state, int groups, Run run, const std::string& i
       state, batch,
       [&](int first) {
         for (int j = 0; j < batch; ++j) {
-          std::memcpy(hot_u.data() + std::size_t(j) * bytes, pool.get((first + j) % pool.count), bytes);
-          std::memcpy(hot_u2.data() + std::size_t(j) * bytes, pool.get((first + j + pool.count / 2) % pool.count), bytes);
+          workloads::stage_copy(hot_u.data() + std::size_t(j) * bytes, pool.get((first + j) % pool.count), bytes);
+          workloads::stage_copy(hot_u2.data() + std::size_t(j) * bytes, pool.get((first + j + pool.count / 2) % pool.count), bytes);
         }
       },
       [&](int j) {

@@ -44,7 +44,7 @@ inline void time_elementwise(benchmark::State& state, const Pool<In>& pool, int 
   run_batched(
       state, batch,
       [&](int first) {
-        for (int j = 0; j < batch; ++j) std::memcpy(hot.data() + std::size_t(j) * n, pool.get(first + j), n * sizeof(In));
+        for (int j = 0; j < batch; ++j) workloads::stage_copy(hot.data() + std::size_t(j) * n, pool.get(first + j), n * sizeof(In));
       },
       [&](int j) { kernel(hot.data() + std::size_t(j) * n, out.data() + std::size_t(j) * out_n, bits.data() + std::size_t(j) * words); });
   state.counters["elements"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);
@@ -64,7 +64,7 @@ inline void time_elementwise_many(benchmark::State& state, const Pool<In>& pool,
   run_batched_whole(
       state, batch,
       [&](int first) {
-        for (int j = 0; j < batch; ++j) std::memcpy(hot.data() + std::size_t(j) * n, pool.get(first + j), n * sizeof(In));
+        for (int j = 0; j < batch; ++j) workloads::stage_copy(hot.data() + std::size_t(j) * n, pool.get(first + j), n * sizeof(In));
       },
       [&] { many(hot.data(), out.data(), bits.data(), batch); });
   state.counters["elements"] = benchmark::Counter(n, benchmark::Counter::kIsIterationInvariantRate);

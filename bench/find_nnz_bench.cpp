@@ -40,7 +40,7 @@ void time_find_nnz(benchmark::State& state, const Shape& s, const workloads::Inp
       [&](int first) {
         scrub_branch_predictor();  // --scrub=N (before the copies: they leave the inputs in L1)
         for (int j = 0; j < batch; ++j)
-          std::memcpy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.n);
+          workloads::stage_copy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.n);
       },
       [&](int j) { total += kernel(hot.data() + j * pool.stride, out.data()); }, pool.count);
   benchmark::DoNotOptimize(total);

@@ -225,7 +225,7 @@ void time_update(benchmark::State& state, const ft_update::Shape& s, Kernel&& ke
       state, batch,
       [&](int f) {
         first = f;
-        for (int j = 0; j < batch; ++j) std::memcpy(prev.data() + j * acc, source.data() + (j % 16) * acc, acc * 2);
+        for (int j = 0; j < batch; ++j) workloads::stage_copy(prev.data() + j * acc, source.data() + (j % 16) * acc, acc * 2);
       },
       [&](int j) {
         std::int16_t* p = prev.data() + j * acc;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that native ISA objects contain the instructions their variants are named for.
+"""Checks that native ISA objects contain the instructions their variants are named for
+(and that the workloads library's staging copy has no `rep movs` or call: workloads/synthetic.h).
 
 usage: check_instructions.py [--compiler ID] TABLE OBJECT...   (OBJECT may be a ';'-separated list)
 Every table row must match at least one function in the objects of its ISA: a row that
@@ -50,7 +51,9 @@ def main():
     table, objs = args[0], [o for arg in args[1:] for o in arg.split(";") if o]
     by_isa = {}
     for obj in objs:
-        m = re.search(r"nnuelab_isa_([A-Za-z0-9_]+)\.dir/", obj)
+        # An ISA library's objects (nnuelab_isa_<isa>.dir/), or the workloads library's
+        # (nnuelab_workloads.dir/: its rows name ISA "workloads", e.g. the bench's staging copy).
+        m = re.search(r"nnuelab_(?:isa_)?([A-Za-z0-9_]+)\.dir/", obj)
         if m:
             by_isa.setdefault(m.group(1), {}).update(functions(obj))
     failures, checked = [], 0

@@ -1,10 +1,11 @@
 // The benchmark workloads: workloads::Buffer's page modes, huge_page_bytes' reading of
 // /proc/self/smaps (on a fabricated file, so every branch is checked whatever this system's
 // transparent huge page policy is), the pools' nnz bitsets and lists, and which files of
-// the traces folder are taken for recordings.
+// the traces folder are taken for recordings, and the benchmarks' staging copy.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,6 +36,29 @@ TEST(WorkloadBuffer, SmallPagesAreLineAlignedZeroedAndHaveASpareLine) {
   EXPECT_GE(b.bytes(), 1000 * sizeof(std::int16_t) + 64);
   const auto* bytes = reinterpret_cast<const unsigned char*>(b.data());
   for (std::size_t i = 0; i < b.bytes(); ++i) ASSERT_EQ(bytes[i], 0) << "byte " << i;
+}
+
+// The benchmarks' staging copy: every byte of the source at every length around its 64-byte
+// step and tail (0..200, and the staged sizes 1024 .. 4096 + 13), from and to every offset
+// within a line, and not one byte before or after the destination range.
+TEST(StageCopy, CopiesEveryByteAndNothingAround) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 200; ++n) lengths.push_back(n);
+  for (std::size_t n : {1024u, 1536u, 2111u, 2112u, 3072u, 4096u, 4109u}) lengths.push_back(n);
+  workloads::Rng rng(77);
+  std::vector<unsigned char> src(4109 + 128), dst(4109 + 256);
+  for (auto& b : src) b = static_cast<unsigned char>(rng.uniform(0, 255));
+  for (std::size_t n : lengths)
+    for (std::size_t from : {0u, 1u, 15u, 33u, 63u})
+      for (std::size_t to : {0u, 7u, 16u, 61u}) {
+        std::fill(dst.begin(), dst.end(), 0xa5);
+        workloads::stage_copy(dst.data() + 64 + to, src.data() + from, n);
+        for (std::size_t i = 0; i < dst.size(); ++i) {
+          const bool inside = i >= 64 + to && i < 64 + to + n;
+          const unsigned char want = inside ? src[from + i - 64 - to] : 0xa5;
+          ASSERT_EQ(dst[i], want) << "length " << n << ", from +" << from << ", to +" << to << ", byte " << i;
+        }
+      }
 }
 
 TEST(WorkloadBuffer, HugePagesAreWholeAlignedPagesZeroed) {

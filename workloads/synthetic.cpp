@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 #include "kernels/common/elementwise.h"
@@ -192,6 +193,31 @@ std::vector<std::uint16_t> pool_nnz_lists(const InputPool& pool) {
     row[0] = std::uint16_t(ref::find_nnz_chunks(pool.get(i), pool.n, row + 1));
   }
   return lists;
+}
+
+void stage_copy(void* dst, const void* src, std::size_t bytes) {
+  auto* d = static_cast<unsigned char*>(dst);
+  const auto* s = static_cast<const unsigned char*>(src);
+  // 16 bytes a block: SSE2 on x86-64's baseline, one q register on aarch64.
+  typedef unsigned char Block __attribute__((vector_size(16)));
+  std::size_t i = 0;
+  const auto load = [](const unsigned char* p) {
+    Block b;
+    std::memcpy(&b, p, 16);  // one unaligned 16-byte load (a fixed-size memcpy is inlined)
+    return b;
+  };
+  for (; i + 64 <= bytes; i += 64) {
+    const Block b0 = load(s + i), b1 = load(s + i + 16), b2 = load(s + i + 32), b3 = load(s + i + 48);
+    std::memcpy(d + i, &b0, 16);
+    std::memcpy(d + i + 16, &b1, 16);
+    std::memcpy(d + i + 32, &b2, 16);
+    std::memcpy(d + i + 48, &b3, 16);
+    asm volatile("" ::: "memory");  // not one memcpy call for the whole loop
+  }
+  for (; i < bytes; ++i) {
+    d[i] = s[i];
+    asm volatile("" ::: "memory");
+  }
 }
 
 }  // namespace nnuelab::workloads

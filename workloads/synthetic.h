@@ -113,6 +113,18 @@ class Buffer {
   std::size_t bytes_ = 0;
 };
 
+// Copies `bytes` bytes from src to dst (not overlapping) with plain 16-byte loads and
+// stores, as the benchmarks stage each batch's inputs before the clock starts: a producer
+// that just wrote the activations leaves them in L1, and ordinary stores do the same.
+// std::memcpy does not always: glibc's memcpy copies 2,112 bytes and more with `rep movsb`
+// on CPUs that have ERMS/FSRM, and on the AMD Zen 5 guest of docs/findings/zen5.md the
+// lines it writes were not in L1 afterwards (pool_product2 of 2 x 1024 timed 36.5 ns after a
+// memcpy staging against 20.4 after vector stores, GLIBC_TUNABLES moving the rep movsb
+// threshold past the copy; inputs under 2,112 bytes did not move). An empty asm in the
+// loop keeps the compiler from turning the loop back into a memcpy call; the
+// bench.staging_copy_has_no_rep_movs test checks the built function.
+void stage_copy(void* dst, const void* src, std::size_t bytes);
+
 // `count` distinct activation vectors of `n` bytes each, stored back to back with a
 // 64-byte aligned stride. Benchmarks rotate through at least 1,000 of them so the branch
 // predictor cannot learn the inputs of a branchy sparse kernel.
