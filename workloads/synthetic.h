@@ -117,12 +117,12 @@ class Buffer {
 // stores, as the benchmarks stage each batch's inputs before the clock starts: a producer
 // that just wrote the activations leaves them in L1, and ordinary stores do the same.
 // std::memcpy does not always: glibc's memcpy copies 2,112 bytes and more with `rep movsb`
-// on CPUs that have ERMS/FSRM, and on the AMD Zen 5 guest of docs/findings/zen5.md the
-// lines it writes were not in L1 afterwards (pool_product2 of 2 x 1024 timed 36.5 ns after a
-// memcpy staging against 20.4 after vector stores, GLIBC_TUNABLES moving the rep movsb
-// threshold past the copy; inputs under 2,112 bytes did not move). An empty asm in the
-// loop keeps the compiler from turning the loop back into a memcpy call; the
-// bench.staging_copy_has_no_rep_movs test checks the built function.
+// on CPUs that have ERMS/FSRM, and on the AMD Zen 5 guest of docs/findings/zen5.md a kernel
+// reading what it wrote ran as if from a further cache level (pool_product2 of 2 x 1024:
+// 36.5 ns after a memcpy staging, 20.4 after vector stores or with GLIBC_TUNABLES moving
+// the rep movsb threshold past the copy). An empty asm in the loop keeps the compiler from
+// turning the loop back into a memcpy call; tests/expected_instructions.txt checks the
+// built function (vector moves, no call, no rep movs).
 void stage_copy(void* dst, const void* src, std::size_t bytes);
 
 // `count` distinct activation vectors of `n` bytes each, stored back to back with a
