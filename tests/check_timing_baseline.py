@@ -253,13 +253,18 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
 # timed, writes no baseline, and leaves no journal behind; a report stopped by a signal ends
 # by it (so ./lab stops too). A bench killed before its first repetition: nothing to report.
 def timed_run(pid):
-    """The pid of the report's timed bench run (not its listing of the benchmarks), or None."""
+    """The pid of the report's timed bench run (not its listing of the benchmarks), or None.
+    Only once the child runs the bench itself: the report starts it through `taskset`, and
+    a child seen as taskset can read as nothing a moment later while it execs the bench
+    (its cmdline is briefly empty), which once failed the kill check below."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
             for child in f.read().split():
                 with open(f"/proc/{child}/cmdline") as c:
-                    if "--benchmark_out=" in c.read():
-                        return int(child)
+                    argv = c.read().split("\0")
+                if os.path.basename(argv[0]) == os.path.basename(bench) and any(
+                        a.startswith("--benchmark_out=") for a in argv):
+                    return int(child)
     except OSError:
         pass
     return None
