@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks that native ISA objects contain the instructions their variants are named for
-(and that the workloads library's staging copy has no `rep movs` or call: workloads/synthetic.h).
+(and that the workloads library's staging copy has no `rep movs` or call:
+workloads/synthetic.h).
 
 usage: check_instructions.py [--compiler ID] TABLE OBJECT...   (OBJECT may be a ';'-separated list)
 Every table row must match at least one function in the objects of its ISA: a row that
