@@ -45,12 +45,13 @@ keeps the chance of any chance call under 5%; none: each p as it is). The verdic
 slower" or "B faster" when the adjusted p < 0.05 and the ratio is off 1 by more than
 --threshold (default 1%); "too few turns" when every turn kept agrees beyond the threshold
 but their p cannot pass (so few turns that even perfect agreement is not enough); else
-"same" (a difference smaller than the threshold, or one the turns do not agree on). Six turns is the least with which the test can reach p < 0.05 (the
-least two-sided p of n turns is 2 / 2^n); a benchmark that changed alone among m needs 2 /
-2^n < 0.05 / m after the adjustment (11 turns for 44 benchmarks), and the report says when
-the turns are fewer. --fail-on-slower: exit 1 when some benchmark is "B slower" (`git
-bisect run`); a bad argument, revision, build or file exits 2. Results:
-results/<host>-ab-<time>.json (every turn's times; `report` reads it again).
+"same" (a difference smaller than the threshold, or one the turns do not agree on). Six
+turns is the least with which the test can reach p < 0.05 (the least two-sided p of n
+turns is 2 / 2^n); a benchmark that changed alone among m needs 2 / 2^n < 0.05 / m after
+the adjustment (11 turns for 44 benchmarks), and the report says when the turns are fewer.
+--fail-on-slower: exit 1 when some benchmark is "B slower" (`git bisect run`); a bad
+argument, revision, build or file exits 2. Results: results/<host>-ab-<time>.json (every
+turn's times; `report` reads it again).
 
 bisect: which commit between GOOD and BAD made BAD slower. It first times BAD against GOOD
 and follows the benchmarks BAD is slower on (none: nothing to bisect, exit 1); the
