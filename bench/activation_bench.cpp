@@ -61,24 +61,23 @@ void register_activations() {
     // nothing; the ISA part "scalar" is the harness's), through crelu32::run on the
     // variant chosen once (run_chosen) and through run_active on each call (run_active).
     // The label names the variant.
-    if (n == 32 && !forced_variant())
-      for (const bool active : {false, true})
-        register_variant_benchmark(std::string("floor/scalar/") + (active ? "run_active" : "run_chosen") + "/" +
-                                       crelu32::shape_name(s) + "/dense:100",
-                                   nullptr, n * sizeof(std::int32_t), [=](benchmark::State& st) {
-                                     std::vector<std::uint8_t> probe(n);
-                                     const crelu32::Variant& chosen =
-                                         crelu32::run_active(s, pool->get(0), probe.data());
-                                     if (active)
-                                       time_elementwise<std::int32_t>(
-                                           st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
-                                                             std::uint64_t*) { crelu32::run_active(s, in, out); });
-                                     else
-                                       time_elementwise<std::int32_t>(
-                                           st, *pool, n, [&](const std::int32_t* in, std::uint8_t* out,
-                                                             std::uint64_t*) { crelu32::run(chosen, s, in, out); });
-                                     st.SetLabel(chosen.info.name);
-                                   });
+    if (n == 32)
+      register_floor_pair("run_chosen", "run_active", crelu32::shape_name(s), n * sizeof(std::int32_t),
+                          [s, pool](benchmark::State& st, bool active) {
+                            std::vector<std::uint8_t> probe(s.n);
+                            const crelu32::Variant& chosen = crelu32::run_active(s, pool->get(0), probe.data());
+                            // Two loops, not one with a branch on `active` in it: each times
+                            // its own call path alone.
+                            if (active)
+                              time_elementwise<std::int32_t>(
+                                  st, *pool, s.n,
+                                  [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t*) { crelu32::run_active(s, in, out); });
+                            else
+                              time_elementwise<std::int32_t>(
+                                  st, *pool, s.n,
+                                  [&](const std::int32_t* in, std::uint8_t* out, std::uint64_t*) { crelu32::run(chosen, s, in, out); });
+                            st.SetLabel(chosen.info.name);
+                          });
   }
   // sqr_crelu32 and the fused pair read the same affine outputs (shift 6). The pair writes
   // 2n bytes per call; n = 16 is Stockfish's first hidden layer (15 + 1 outputs), which

@@ -142,18 +142,26 @@ V with_empty_kernel(V entry) {
   return entry;
 }
 
-// floor/scalar/empty_<what> and floor/scalar/checked_<what> at one shape (nothing when a
-// variant is forced): body(state, checked) times the op's loop calling a
-// with_empty_kernel entry directly through its pointer (checked false, as the variants are
-// timed) or through the op's checked entry point (true). checked's time minus empty's is
-// what that entry point's checks cost per call.
+// A pair of harness rows timing one call path two ways, floor/scalar/<plain>/<shape>/dense:100
+// and floor/scalar/<other>/... (nothing when a variant is forced: they time no registered
+// variant): body(state, false) and body(state, true).
+template <class Body>
+void register_floor_pair(const std::string& plain, const std::string& other, const std::string& shape,
+                         std::size_t input_bytes, Body body) {
+  if (forced_variant()) return;
+  for (const bool second : {false, true})
+    register_variant_benchmark("floor/scalar/" + (second ? other : plain) + "/" + shape + "/dense:100", nullptr,
+                               input_bytes, [body, second](benchmark::State& st) { body(st, second); });
+}
+
+// floor/scalar/empty_<what> and floor/scalar/checked_<what> at one shape (register_floor_pair):
+// body(state, checked) times the op's loop calling a with_empty_kernel entry directly
+// through its pointer (checked false, as the variants are timed) or through the op's checked
+// entry point (true). checked's time minus empty's is what that entry point's checks cost
+// per call.
 template <class Body>
 void register_checked_floors(const std::string& what, const std::string& shape, std::size_t input_bytes, Body body) {
-  if (forced_variant()) return;
-  for (const bool checked : {false, true})
-    register_variant_benchmark("floor/scalar/" + std::string(checked ? "checked_" : "empty_") + what + "/" + shape +
-                                   "/dense:100",
-                               nullptr, input_bytes, [body, checked](benchmark::State& st) { body(st, checked); });
+  register_floor_pair("empty_" + what, "checked_" + what, shape, input_bytes, body);
 }
 
 // --benchmark_min_time as given on the command line (Google Benchmark's 0.5 s otherwise).

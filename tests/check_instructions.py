@@ -3,7 +3,9 @@
 (and that the workloads library's staging copy has no `rep movs` or call:
 workloads/synthetic.h).
 
-usage: check_instructions.py [--compiler ID] TABLE OBJECT...   (OBJECT may be a ';'-separated list)
+usage: check_instructions.py [--compiler ID] (TABLE | --row ROW) OBJECT...
+(OBJECT may be a ';'-separated list; --row ROW checks that one table row, as the tests that
+show a row can fail do.)
 Every table row must match at least one function in the objects of its ISA: a row that
 matches nothing fails too, so a renamed kernel cannot pass vacuously. A mnemonic written
 !REGEX must be absent instead (a variant named for what it leaves out, e.g. a permute).
@@ -49,7 +51,12 @@ def main():
     compiler = None
     if args[:1] == ["--compiler"]:
         compiler, args = args[1].lower(), args[2:]
-    table, objs = args[0], [o for arg in args[1:] for o in arg.split(";") if o]
+    if args[:1] == ["--row"]:
+        rows, args = [args[1]], args[2:]
+    else:
+        with open(args[0]) as f:
+            rows, args = f.readlines(), args[1:]
+    objs = [o for arg in args for o in arg.split(";") if o]
     by_isa = {}
     for obj in objs:
         # An ISA library's objects (nnuelab_isa_<isa>.dir/), or the workloads library's
@@ -58,7 +65,7 @@ def main():
         if m:
             by_isa.setdefault(m.group(1), {}).update(functions(obj))
     failures, checked = [], 0
-    for raw in open(table):
+    for raw in rows:
         line = raw.split("#", 1)[0].split()
         if not line:
             continue

@@ -153,8 +153,7 @@ template <class V, class Why, class Name, class Run>
 const V& run_active_elementwise(std::span<const V> all, const typename V::Shape& s, int out_bytes,
                                 const typename V::Input* input, typename V::Output* output, Why refusal,
                                 Name shape_name, Run run) {
-  const V& v = active_variant_for(all, s, refusal,
-                                  [&](const Refusal& why) { refuse_shape(all.front().info.op, shape_name(s), why); });
+  const V& v = active_variant_for(all, s, refusal, shape_name);
   if (!v.writes_bits) {  // every variant run_active picks unforced: no scratch on its path
     run(v, s, input, output, nullptr);
     return v;

@@ -78,10 +78,40 @@ inline void require_available(const VariantInfo& info) {
   if (!info.available()) [[unlikely]]
     refuse_call(info.name, "this CPU lacks " + info.missing());
 }
-// A dispatcher (run_active) asked for a shape its op refuses (active_variant_for's
-// `none`): refuse_call's std::invalid_argument "<op>: no variant supports <shape>: <why>".
+// A dispatcher (run_active) asked for a shape its op refuses (active_variant_for, below):
+// refuse_call's std::invalid_argument "<op>: no variant supports <shape>: <why>".
 [[noreturn, gnu::cold]] inline void refuse_shape(const std::string& op, const std::string& shape, const Refusal& why) {
   refuse_call(op, "no variant supports " + shape + ": " + why.message());
+}
+
+// The variant a dispatcher (run_active) runs for shape s: active_variant over the variants
+// `refusal(v, s)` accepts (empty meaning accepted), remembered per thread for the last four
+// (table, shape) pairs asked of this variant type (in practice one op's table: each op has
+// its own Shape). The choice depends only on the shape, the CPU's features and
+// NNUELAB_FORCE_VARIANT, the last two fixed for the process, so a shape seen before skips
+// the scan of every variant's refusal (on Zen 5 the scan cost crelu32's run_active about
+// 60 ns a call against 5 for its checked run). The table's address is part of the key (two
+// ops may share a variant type), so `all` must be an op's static registry table
+// (variants()), never a temporary copy. A shape the first registered variant refuses throws
+// refuse_shape's "<op>: no variant supports <shape_name(s)>: <why>" (that variant, the
+// scalar baseline, refuses only what the op refuses, so its reason is the op's). A choice
+// that throws (that, or a bad forced name) is not remembered, so it throws again next call.
+template <class V, class Shape, class Why, class Name>
+const V& active_variant_for(std::span<const V> all, const Shape& s, Why refusal, Name shape_name) {
+  struct Entry {
+    const V* table = nullptr;
+    Shape shape{};
+    const V* chosen = nullptr;
+  };
+  static thread_local Entry memo[4]{};
+  static thread_local unsigned next = 0;
+  for (const Entry& e : memo)
+    if (e.table == all.data() && e.shape == s) return *e.chosen;
+  if (const Refusal why = refusal(all.front(), s)) refuse_shape(all.front().info.op, shape_name(s), why);
+  // The first variant has just accepted s: the scan asks only the others.
+  const V& v = active_variant(all, [&](const V& c) { return &c == all.data() || !refusal(c, s); });
+  memo[next++ % 4] = {all.data(), s, &v};
+  return v;
 }
 
 // Why x[i], not finite, is refused: "x[i] is NaN" or "x[i] is infinite".

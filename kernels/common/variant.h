@@ -98,34 +98,6 @@ const V& active_variant(std::span<const V> all) {
   return active_variant(all, [](const V&) { return true; });
 }
 
-// active_variant for one shape, `refusal(v, s)` empty meaning accepted, remembered per
-// thread for the last four (table, shape) pairs asked of this variant type (in practice one
-// op's table: each op has its own Shape). The choice depends only on the shape, the CPU's
-// features and NNUELAB_FORCE_VARIANT, the last two fixed for the process, so a shape seen
-// before skips the scan of every variant's refusal (on Zen 5 the scan cost crelu32's
-// run_active about 60 ns a call against 5 for its checked run). The table's address is part
-// of the key (two ops may share a variant type), so `all` must be an op's static registry
-// table (variants()), never a temporary copy. A choice that throws is not remembered, so it
-// throws again on the next call: a bad forced name, or a shape the first registered variant
-// refuses, `none(its reason)` (which must throw; that variant, the scalar baseline, refuses
-// only what the op refuses, so its reason is the op's: refuse_shape in refusal.h).
-template <class V, class Shape, class Why, class None>
-const V& active_variant_for(std::span<const V> all, const Shape& s, Why refusal, None none) {
-  struct Entry {
-    const V* table = nullptr;
-    Shape shape{};
-    const V* chosen = nullptr;
-  };
-  static thread_local Entry memo[4]{};
-  static thread_local unsigned next = 0;
-  for (const Entry& e : memo)
-    if (e.table == all.data() && e.shape == s) return *e.chosen;
-  if (const auto why = refusal(all.front(), s)) none(why);
-  const V& v = active_variant(all, [&](const V& c) { return !refusal(c, s); });
-  memo[next++ % 4] = {all.data(), s, &v};
-  return v;
-}
-
 // Whether p sits on a multiple of its element's alignment (null does).
 template <class T>
 bool element_aligned(const T* p) {
