@@ -49,13 +49,20 @@ def body_with_callees(funcs, name, depth=3):
 def main():
     args = sys.argv[1:]
     compiler = None
-    if args[:1] == ["--compiler"]:
+    if args[:1] == ["--compiler"] and len(args) > 1:
         compiler, args = args[1].lower(), args[2:]
-    if args[:1] == ["--row"]:
+    if args[:1] == ["--row"] and len(args) > 1:
         rows, args = [args[1]], args[2:]
+    elif args and not args[0].startswith("--"):
+        try:
+            with open(args[0]) as f:
+                rows, args = f.readlines(), args[1:]
+        except OSError as e:
+            print(f"check_instructions: the table {args[0]}: {e.strerror}", file=sys.stderr)
+            return 2
     else:
-        with open(args[0]) as f:
-            rows, args = f.readlines(), args[1:]
+        print(__doc__.split("\n\n", 1)[1].split("\n", 1)[0], file=sys.stderr)
+        return 2
     objs = [o for arg in args for o in arg.split(";") if o]
     by_isa = {}
     for obj in objs:
