@@ -27,6 +27,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from checks import check, failures
@@ -44,6 +45,61 @@ LISTING = """
     101a:\t75 f2                \tjne    100e <f+0xe>
     101c:\te8 df 0f 00 00       \tcall   2000 <g>
     1021:\tc3                   \tret
+"""
+
+# A loop (head 1002) whose body leaves for a side path (100e) that jumps back into its
+# latch (1006): the backward jmp at 1010 is not a loop of its own, 1006 does not
+# dominate it. IRREDUCIBLE: a cycle (1004-1008) entered at its head and, from 1010, at
+# 1006: no head dominates it; it is named by 1004, where a depth-first search meets it.
+SIDE_PATH = """
+    1000:\t31 c0                \txor    %eax,%eax
+    1002:\tff c9                \tdec    %ecx
+    1004:\t74 08                \tje     100e <f+0xe>
+    1006:\tff c2                \tinc    %edx
+    1008:\t85 c9                \ttest   %ecx,%ecx
+    100a:\t75 f6                \tjne    1002 <f+0x2>
+    100c:\tc3                   \tret
+    100d:\t90                   \tnop
+    100e:\tff c0                \tinc    %eax
+    1010:\teb f4                \tjmp    1006 <f+0x6>
+"""
+IRREDUCIBLE = """
+    1000:\t85 ff                \ttest   %edi,%edi
+    1002:\t74 0a                \tje     100e <f+0xe>
+    1004:\tff c9                \tdec    %ecx
+    1006:\tff c2                \tinc    %edx
+    1008:\t75 fa                \tjne    1004 <f+0x4>
+    100a:\tc3                   \tret
+    100b:\t0f 1f 00             \tnopl   (%rax)
+    100e:\tff c0                \tinc    %eax
+    1010:\teb f4                \tjmp    1006 <f+0x6>
+"""
+# A callgrind file in --dump-instr=yes's form: absolute, "+N", "-N" and "*" positions, a
+# call whose next line is its inclusive cost (not the caller's own), another object's
+# costs, a jump line, and a summary the own costs add up to (1+1+5+5+5+7+2 = 26).
+CALLGRIND = """# callgrind format
+version: 1
+positions: instr line
+events: Ir
+summary: 26
+
+ob=(1) /lib/other.so
+fn=(1) g
+0x500 0 1
++2 0 1
+ob=(2) /bench
+fn=(2) f
+0x1002 0 5
++2 0 5
+jcnd=4/5 -2 0
+* 0
++2 0 5
+cob=(1)
+cfn=(1)
+calls=1 0x500 0
+* 0 999
+-4 0 7
++8 0 2
 """
 
 
@@ -82,6 +138,21 @@ def main():
     check(moved["fields"] == [3, 0x13, 0x1d],
           f"fields of a load, a load with an immediate after it and a call out of the function: {moved['fields']}")
     check(moved["loops"] == [(0xe, 0xe)], f"the backward jump is a loop at +0xe of 14 bytes: {moved['loops']}")
+    loops = placement.relocation(placement.listing_rows(SIDE_PATH), 0x1000, 0x12)["loops"]
+    check(loops == [(2, 14)], f"a jump back from a side path into the latch is no loop; the loop at +0x2 holds the "
+                              f"side path, 14 bytes: {loops}")
+    loops = placement.relocation(placement.listing_rows(IRREDUCIBLE), 0x1000, 0x12)["loops"]
+    check(loops == [(4, 6)], f"a cycle entered at two places is one loop, at the entry met first (+0x4, 6 bytes): "
+                             f"{loops}")
+    counts = placement.read_callgrind(io.StringIO(CALLGRIND), "/bench")
+    check(counts == {0x1002: 12, 0x1004: 5, 0x1006: 5, 0x100a: 2},
+          f"callgrind's counts per address of the bench's own code, the call's inclusive line left out: {counts}")
+    try:
+        placement.read_callgrind(io.StringIO(CALLGRIND.replace("summary: 26", "summary: 25")), "/bench")
+        why = ""
+    except placement.PlacementError as e:
+        why = str(e)
+    check("add up to 26, its summary says 25" in why, f"counts that miss the summary are refused: {why!r}")
     check(len(moved["code"]) == 0x22 and moved["code"][:3] == bytes([0x48, 0x8b, 0x05]), "the bytes, in order")
     check(moved["tail"] is None, "a function ending in ret has no tail jump")
     wrapper = placement.listing_rows("    1000:\t48 89 d1             \tmov    %rdx,%rcx\n"
@@ -109,16 +180,32 @@ def main():
                          ("^ft_refresh/avx2/tiled/256x30/", None), ("^ft_update/avx2/fused_add1_sub1/1024[+]1-1/", None),
                          ("^octav_step/avx2/cmp_mask4/1048576/dense:100/", None),
                          ("^quantize/avx2/round_packs/1048576xi8b8/", None)):
+        # One kernel's loops counted under callgrind (when valgrind is installed; the
+        # others are not, to save the time).
+        counting = "crelu32" in regex and "inlined" in regex and shutil.which("valgrind")
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             rc = placement.main([regex, "--step", "32", "--turns", "1", "--repetitions", "1", "--min-time", "0.001",
-                                 "--bench", bench])
+                                 "--bench", bench] + ([] if counting else ["--no-count"]))
         text = out.getvalue()
         rows = [line for line in text.splitlines() if line.startswith(("as linked", "byte 0", "byte 32"))]
         check(rc == 0 and len(rows) == 3 and all(any(c.isdigit() for c in r.split()[-1]) for r in rows) and
               (entry is None or ("jumps to the kernel proper" in text) == entry),
               f"{regex}: timed as linked and at bytes 0 and 32{', through its entry' if entry else ''} "
               f"(exit {rc}):\n{text[-700:]}")
+        if counting:
+            # The column names the counted loop: its head's byte in the line as linked.
+            kernel, _ = placement.read_kernel(bench, placement.kernel_of(placement.benchmarks(bench, regex)))
+            hot = re.search(r"the loop that runs most: \+0x([0-9a-f]+) \((\d+) bytes\), its head executed ([0-9,]+)",
+                            text)
+            head = int(hot.group(1), 16) if hot else None
+            check(hot and (head, int(hot.group(2))) in kernel.moved["loops"] and int(hot.group(3).replace(",", "")) > 0
+                  and rows[0].split()[2:4] == ["byte", str((kernel.start + head) % 64)],
+                  f"{regex}: the loop that runs most is one of the kernel's loops, and the table's loop head "
+                  f"column is its byte as linked:\n{text[-900:]}")
+        elif rc == 0:
+            check("need not be the one that runs: not counted (--no-count)" in text,
+                  f"{regex}: without counts the column is said to be the innermost loop's:\n{text[-500:]}")
     # --lines: the line of the page moves instead, the byte kept.
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -135,13 +222,19 @@ def main():
           all(len(v) == 1 for v in kept["turns"].values()),
           f"--lines 32 times copies at lines 0 and 32 of a page, --out keeps them (exit {rc}):\n"
           f"{out.getvalue()[-500:]}")
+    if shutil.which("valgrind"):
+        hot = kept.get("hot_loop")
+        check(rc == 0 and isinstance(hot, list) and len(hot) == 3 and hot[:2] in kept["loops"] and hot[2] > 0,
+              f"--out keeps the loop that runs most (head, bytes, executions), one of the kernel's loops: {hot} "
+              f"of {kept.get('loops')}")
 
     # --each: two kernels swept one after the other, then compared.
     out = io.StringIO()
     saved = os.path.join(out_dir, "each.json")
     with contextlib.redirect_stdout(out):
         rc = placement.main(["^affine/ssse3/(dot1|dense_blocked4)/32x32/", "--each", "--step", "32", "--turns", "1",
-                             "--repetitions", "1", "--min-time", "0.001", "--bench", bench, "--out", saved])
+                             "--repetitions", "1", "--min-time", "0.001", "--bench", bench, "--out", saved,
+                             "--no-count"])
     with open(saved) as f:
         kept = json.load(f)
     text = out.getvalue()
@@ -165,7 +258,8 @@ def main():
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             rc = placement.main(["^affine/ssse3/(dot1|dense_blocked4)/32x32/", "--each", "--step", "32", "--turns", "1",
-                                 "--repetitions", "1", "--min-time", "0.001", "--bench", bench, "--out", saved])
+                                 "--repetitions", "1", "--min-time", "0.001", "--bench", bench, "--out", saved,
+                                 "--no-count"])
     finally:
         placement.read_kernel = real_read
     with open(saved) as f:

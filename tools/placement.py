@@ -20,6 +20,13 @@ fastest repetition. --each lets the filter select several kernels: each is swept
 turn, and a summary ranks them as linked and at their fastest and slowest placements,
 beside how much the turns of one placement (fresh processes) differ.
 
+The table's "loop head" column is where the head of the loop that runs most falls in its
+line: the loops are the function's natural loops (natural_loops: a backward jump whose
+target does not dominate it, as from a side path into a shared latch, is none), and one
+short run of the same benchmarks under valgrind's callgrind (--dump-instr) counts how
+often each head runs (before the sweep; --no-count skips it, and then the column is the
+innermost loop's, which need not run at all).
+
 What it cannot move: the functions the kernel calls and the data it reads stay where they
 are. A function with an indirect jump other than a bounded jump table, or a short jump
 out of itself, is refused. Every op's benchmarks take a placed copy (PLACEABLE_OPS:
@@ -31,6 +38,7 @@ import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import struct
 import subprocess
@@ -83,14 +91,15 @@ def listing_rows(objdump_text):
 
 def relocation(rows, start, size):
     """What moving the function of these rows takes: {"fields": offsets of its 4-byte
-    displacements that leave it, "loops": [(head offset, bytes to the end of its backward
-    jump)] innermost (shortest) first, "code": its bytes, "tail": (field, target) when its
-    last instruction is a jump out of it (a tail call), else None}; PlacementError when it
-    cannot be moved (an indirect jump, a short jump or an unreadable displacement that
-    leaves it)."""
+    displacements that leave it, "loops": natural_loops() (without a switch's cases, not
+    known here: Piece reads them and finds the loops again), "code": its bytes, "tail":
+    (field, target) when its last instruction is a jump out of it (a tail call), else None,
+    "tables": its switches' (lea field, table address, entries), "switches": {indirect
+    jump: (table address, entries)}}; PlacementError when it cannot be moved (an indirect
+    jump, a short jump or an unreadable displacement that leaves it)."""
     end = start + size
     code = bytearray()
-    fields, loops, tail, tables, seen = [], [], None, [], []
+    fields, tail, tables, switches, seen = [], None, [], {}, []
     for at, raw, text in rows:
         if not start <= at < end:
             continue
@@ -103,13 +112,12 @@ def relocation(rows, start, size):
         seen.append((at, after, text))
         if _INDIRECT.match(text) and "(%rip)" not in text:  # through a GOT slot: an absolute target
             tables.append(jump_table(seen, start, end, where))
+            switches[at] = tables[-1][1:]
             continue
         b = _BRANCH.match(text)
         if b:
             target = int(b.group(2), 16)
             if start <= target < end:
-                if target <= at:
-                    loops.append((target - start, after - target))
                 continue
             if len(raw) < 5 or struct.unpack("<i", raw[-4:])[0] != target - after:
                 raise PlacementError(f"a jump out of the function without a 32-bit displacement at {where}")
@@ -131,8 +139,8 @@ def relocation(rows, start, size):
     if len(code) != size:
         raise PlacementError(f"objdump listed {len(code)} of the function's {size} bytes")
     table_fields = {f for f, _, _ in tables}
-    return {"fields": [f for f in fields if f not in table_fields], "loops": sorted(loops, key=lambda x: x[1]),
-            "code": bytes(code), "tail": tail, "tables": tables}
+    return {"fields": [f for f in fields if f not in table_fields], "loops": natural_loops(rows, start, size),
+            "code": bytes(code), "tail": tail, "tables": tables, "switches": switches}
 
 
 _TABLE_LEA = re.compile(r"(?:(?:cs|ds) )*lea\s+(-?)0x([0-9a-f]+)\(%rip\),%r")
@@ -161,6 +169,116 @@ def jump_table(seen, start, end, where):
     return (lea[0], lea[1], bound)
 
 
+_STOP = re.compile(r"(?:(?:bnd|notrack|rep|repz) )?(?:ret[a-z]*|ud2|hlt|int3)\b")
+
+
+def natural_loops(rows, start, size, cases=None):
+    """The function's loops, innermost (fewest bytes) first: [(head offset, bytes of its
+    body)]. A loop is the natural loop of the edges back to one head: an edge from an
+    instruction to one that every path from the function's start to it passes through (the
+    head dominates it); its body, the head and every instruction that reaches an edge's
+    source without passing the head. A backward jump into another path's code (into a
+    shared latch, or to a shared exit) is no loop: its target does not dominate it. A
+    cycle with two entries (no head dominates it) is named by the entry a depth-first
+    search from the start meets first.
+    `cases`: {address of an indirect jump: its targets} (a switch's cases); code reached
+    only through an indirect jump not in it is not searched for loops."""
+    end = start + size
+    insts = [(at, len(raw), text) for at, raw, text in rows if start <= at < end]
+    index = {at: i for i, (at, _, _) in enumerate(insts)}
+    succ = []
+    for i, (at, n, text) in enumerate(insts):
+        nxt = [i + 1] if i + 1 < len(insts) else []
+        b = _BRANCH.match(text)
+        if b:
+            target = int(b.group(2), 16)
+            inside = start <= target < end
+            if inside and target not in index:
+                raise PlacementError(f"a jump into the middle of an instruction at +{at - start:#x} ({text})")
+            if b.group(1).startswith("call"):
+                succ.append(nxt)
+            elif b.group(1) == "jmp":
+                succ.append([index[target]] if inside else [])
+            else:
+                succ.append(nxt + ([index[target]] if inside else []))
+        elif _INDIRECT.match(text):
+            succ.append([index[t] for t in (cases or {}).get(at, ()) if t in index])
+        elif _STOP.match(text):
+            succ.append([])
+        else:
+            succ.append(nxt)
+    if not insts:
+        return []
+    # Reverse postorder from the start, then each instruction's immediate dominator
+    # (Cooper, Harvey and Kennedy's iteration; a few thousand instructions at most).
+    # An edge to an instruction still on the search's stack is a retreating edge: every
+    # cycle has one.
+    order, seen, stack, open_, retreating = [], {0}, [(0, iter(succ[0]))], {0}, []
+    while stack:
+        node, it = stack[-1]
+        for s in it:
+            if s in open_:
+                retreating.append((node, s))
+            elif s not in seen:
+                seen.add(s)
+                open_.add(s)
+                stack.append((s, iter(succ[s])))
+                break
+        else:
+            order.append(node)
+            open_.discard(node)
+            stack.pop()
+    order.reverse()
+    rank = {v: k for k, v in enumerate(order)}
+    preds = {v: [] for v in order}
+    for v in order:
+        for s in succ[v]:
+            preds[s].append(v)
+    idom = {0: 0}
+
+    def meet(a, b):
+        while a != b:
+            while rank[a] > rank[b]:
+                a = idom[a]
+            while rank[b] > rank[a]:
+                b = idom[b]
+        return a
+    changed = True
+    while changed:
+        changed = False
+        for v in order[1:]:
+            done = [p for p in preds[v] if p in idom]
+            new = done[0]
+            for p in done[1:]:
+                new = meet(p, new)
+            if idom.get(v) != new:
+                idom[v], changed = new, True
+
+    def dominates(h, v):
+        while v != h and v != 0:
+            v = idom[v]
+        return v == h
+    def reach(frm, step, within=None):
+        out, todo = set(), [frm]
+        while todo:
+            u = todo.pop()
+            if u not in out and (within is None or u in within):
+                out.add(u)
+                todo += step(u)
+        return out
+    bodies = {}
+    for v, h in retreating:
+        if dominates(h, v):  # a natural loop: what reaches v without passing h
+            bodies.setdefault(h, {h}).update(reach(v, lambda u: [] if u == h else preds[u]))
+        else:
+            # A cycle entered at more than one place (irreducible, rare from GCC): its
+            # head is where the search entered it; the body, what lies on a path from h
+            # to v.
+            bodies.setdefault(h, {h}).update(reach(v, lambda u: preds[u], reach(h, lambda u: succ[u])))
+    loops = [(insts[h][0] - start, sum(insts[u][1] for u in body)) for h, body in bodies.items()]
+    return sorted(loops, key=lambda x: (x[1], x[0]))
+
+
 class Piece:
     """One function of the bench: name, link address, size and relocation()."""
 
@@ -177,11 +295,15 @@ class Piece:
         self.rows = rows = listing_rows(text)
         self.moved = relocation(rows, self.start, self.size)
         heads = {at for at, _, _ in rows}
-        for _, table, count in self.moved["tables"]:
-            for e in struct.unpack(f"<{count}i", read_bytes(bench, table, 4 * count)):
-                if table + e not in heads:
-                    raise PlacementError(f"{name}: its jump table at {table:#x} leads to {table + e:#x}, not an "
+        cases = {}
+        for jump, (table, count) in self.moved["switches"].items():
+            cases[jump] = [table + e for e in struct.unpack(f"<{count}i", read_bytes(bench, table, 4 * count))]
+            for target in cases[jump]:
+                if target not in heads:
+                    raise PlacementError(f"{name}: its jump table at {table:#x} leads to {target:#x}, not an "
                                          f"instruction of the function")
+        if cases:  # the loops again, now with the cases' code reached
+            self.moved["loops"] = natural_loops(rows, self.start, self.size, cases)
 
     def value(self):
         """Its part of NNUELAB_PLACE after the address and size: hash, fields and tables
@@ -222,6 +344,90 @@ def read_kernel(bench, function):
         raise PlacementError(f"{function} jumps to {kernel.name}, which jumps on to "
                              f"{starts[kernel.moved['tail'][1]]}: two levels of entries are not followed")
     return kernel, first
+
+
+def executions(bench, selected):
+    """({link address: times executed} of the bench's own instructions over one short run
+    of the benchmarks `selected` (a filter) as linked, under valgrind's callgrind, whose
+    --dump-instr gives each instruction's Ir: one per execution; None), or (None, why not)
+    without valgrind or when the run fails. The counts must add up to callgrind's summary,
+    or the reading is refused."""
+    valgrind = shutil.which("valgrind")
+    if not valgrind:
+        return None, "valgrind is not installed (Debian: apt-get install valgrind)"
+    env = dict(os.environ)
+    env.pop("NNUELAB_PLACE", None)
+    env.setdefault("NNUELAB_DATA", os.path.join(ROOT, "..", "shared", "data"))
+    with tempfile.TemporaryDirectory(prefix="nnuelab-placement-count-") as d:
+        out = os.path.join(d, "cg.out")
+        p = subprocess.run([valgrind, "--tool=callgrind", "--dump-instr=yes", f"--callgrind-out-file={out}", bench,
+                            f"--benchmark_filter={selected}", "--benchmark_min_time=0.01",
+                            "--benchmark_repetitions=1", "--noise=0"], env=env, capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(out):
+            return None, f"the bench failed under callgrind (exit {p.returncode}): {p.stderr.strip()[-200:]}"
+        try:
+            with open(out) as f:
+                return read_callgrind(f, os.path.realpath(bench)), None
+        except PlacementError as e:
+            return None, str(e)
+
+
+def read_callgrind(lines, binary):
+    """{address: Ir} of `binary`'s instructions from a callgrind file written with
+    --dump-instr=yes (positions "instr" or "instr line"; a position is absolute, "+N" or
+    "-N" from the last cost line's, or "*" the same; the cost line after a "calls=" line is
+    the call's inclusive cost, not the caller's own). PlacementError when the own costs do
+    not add up to the file's summary."""
+    positions, names, ob, inclusive, total, summary = None, {}, None, False, 0, None
+    last, counts = [], {}
+    for line in lines:
+        c = line[0] if line else ""
+        if c.isdigit() or c in "+-*":
+            if positions is None:
+                raise PlacementError("callgrind's file has cost lines before its positions line")
+            f = line.split()
+            at = []
+            for k, tok in enumerate(f[:len(positions)]):
+                prev = last[k] if k < len(last) else 0
+                at.append(prev if tok == "*" else prev + int(tok[1:], 0) if tok[0] == "+" else
+                          prev - int(tok[1:], 0) if tok[0] == "-" else int(tok, 0))
+            last = at
+            ir = int(f[len(positions)]) if len(f) > len(positions) else 0
+            if inclusive:
+                inclusive = False
+                continue
+            total += ir
+            if ob == binary and ir:
+                counts[at[0]] = counts.get(at[0], 0) + ir
+        elif line.startswith("calls="):
+            inclusive = True
+        elif line.startswith(("ob=", "cob=")):
+            m = re.match(r"c?ob=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+            if not m:
+                raise PlacementError(f"callgrind's file has an object line it cannot read: {line.strip()}")
+            if m.group(2):
+                names[m.group(1)] = os.path.realpath(m.group(2)) if os.path.exists(m.group(2)) else m.group(2)
+            if line.startswith("ob="):
+                ob = names.get(m.group(1))
+        elif line.startswith("positions:"):
+            positions = line.split()[1:]
+            if positions[0] != "instr":
+                raise PlacementError(f"callgrind's file gives no instruction addresses (positions: {positions})")
+        elif line.startswith(("summary:", "totals:")) and summary is None:
+            summary = int(line.split()[1])
+    if summary is None or total != summary:
+        raise PlacementError(f"callgrind's file read wrong: its own costs add up to {total}, its summary says "
+                             f"{summary}")
+    return counts
+
+
+def hot_loop(kernel, counts):
+    """(head offset, body bytes, executions of its head) of the kernel's loop whose head ran
+    most in `counts` (an inner loop's head runs more often than its outer loop's), or None
+    when none ran."""
+    ran = [(counts.get(kernel.start + h, 0), -n, h) for h, n in kernel.moved["loops"]] if counts else []
+    best = max(ran, default=(0, 0, 0))
+    return (best[2], -best[1], best[0]) if best[0] else None
 
 
 def place_value(kernel, offset, entry=None, patches=()):
@@ -314,7 +520,8 @@ def turn_spread(times, name):
     return statistics.median(ratios) if ratios else None
 
 
-def report(kernel, entry, names, keys, medians, lines=False, times=None):
+def report(kernel, entry, names, keys, medians, lines=False, times=None, counted=(None, "not counted")):
+    """counted: (callgrind's counts, or None and why there are none)."""
     start, moved = kernel.start, kernel.moved
     loops = ", ".join(f"+{h:#x} ({n} bytes)" for h, n in moved["loops"][:4]) or "none"
     if len(moved["loops"]) > 4:
@@ -324,9 +531,17 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None):
               f"its own offset in the pages after the kernel's")
     print(f"\n{kernel.name}: {len(moved['code'])} bytes, linked at {start:#x} (byte {start % LINE} of line "
           f"{start % PAGE // LINE} of its page); "
-          f"loops (head, length), innermost first: {loops}; {len(moved['fields'])} displacement(s) re-aimed")
+          f"loops (head, bytes of its body), innermost first: {loops}; {len(moved['fields'])} displacement(s) "
+          f"re-aimed")
+    hot = hot_loop(kernel, counted[0])
+    head = hot[0] if hot else moved["loops"][0][0] if moved["loops"] else None
+    if hot:
+        print(f"the loop that runs most: +{hot[0]:#x} ({hot[1]} bytes), its head executed {hot[2]:,} times in a "
+              f"short run under callgrind; the 'loop head' column places its head")
+    elif head is not None:
+        why = counted[1] or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
+        print(f"the 'loop head' column is the innermost loop's, which need not be the one that runs: {why}")
     print(f"CPU: {cpu_model()}; ns per call, median over turns of each turn's fastest repetition\n")
-    head = moved["loops"][0][0] if moved["loops"] else None
     short = [n.split("/", 3)[3] for n in names]
     width = max(12, *(len(s) for s in short))
     print(f"{'placement':<20}{'loop head':>10}  " + "  ".join(f"{s:>{width}}" for s in short))
@@ -442,6 +657,9 @@ def main(argv):
     ap.add_argument("--turns", type=at_least(1), default=3)
     ap.add_argument("--repetitions", type=at_least(1), default=3)
     ap.add_argument("--min-time", type=number_in("a time in seconds > 0", 0, 60, above=True), default=0.05)
+    ap.add_argument("--no-count", action="store_true",
+                    help="skip the short callgrind run that finds the loop that runs most (the table's loop "
+                         "head is then the innermost loop's)")
     ap.add_argument("--bench", default=BENCH)
     ap.add_argument("--out", metavar="FILE", help="also write the times as JSON (every turn, and the medians)")
     args = ap.parse_args(argv)
@@ -456,6 +674,7 @@ def main(argv):
         if len(funcs) > 1:
             print(f"placement: {len(funcs)} kernels, swept one after the other", flush=True)
         swept, skipped = [], []
+        counted = (None, "not counted (--no-count)") if args.no_count else executions(args.bench, exactly(names))
         with tempfile.TemporaryDirectory(prefix="nnuelab-placement-") as work:
             for function, its in funcs.items():
                 try:
@@ -468,7 +687,8 @@ def main(argv):
                     print(f"placement: {function} not swept: {e}", file=sys.stderr, flush=True)
                     skipped.append(function)
                     continue
-                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"])
+                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"], counted)
+                s["hot"] = hot_loop(s["kernel"], counted[0])
                 swept.append(s)
         if len(swept) > 1:
             summary(swept)
@@ -477,6 +697,7 @@ def main(argv):
         if args.out:
             kept = [{"kernel": s["kernel"].name, "entry": s["entry"].name if s["entry"] else None,
                      "linked": s["kernel"].start, "loops": s["kernel"].moved["loops"],
+                     "hot_loop": s["hot"],
                      "offsets": {k: v for k, v in s["sides"]}, "turns": s["times"], "medians": s["medians"]}
                     for s in swept]
             with open(args.out, "w") as f:
