@@ -173,8 +173,11 @@ _STOP = re.compile(r"(?:(?:bnd|notrack|rep|repz) )?(?:ret[a-z]*|ud2|hlt|int3)\b"
 
 
 def natural_loops(rows, start, size, cases=None):
-    """The function's loops, innermost (fewest bytes) first: [(head offset, bytes of its
-    body)]. A loop is the natural loop of the edges back to one head: an edge from an
+    """The function's loops, innermost (fewest bytes) first: [(offset of its first byte,
+    bytes of its body, its head's offset)]; the first byte is the head's but in a loop
+    entered at its test (GCC's rotated loops: the top, which the build aligns, is the
+    target of the test's backward jump). A loop is the natural loop of the edges back to
+    one head: an edge from an
     instruction to one that every path from the function's start to it passes through (the
     head dominates it); its body, the head and every instruction that reaches an edge's
     source without passing the head. A backward jump into another path's code (into a
@@ -258,6 +261,7 @@ def natural_loops(rows, start, size, cases=None):
         while v != h and v != 0:
             v = idom[v]
         return v == h
+
     def reach(frm, step, within=None):
         out, todo = set(), [frm]
         while todo:
@@ -275,7 +279,8 @@ def natural_loops(rows, start, size, cases=None):
             # head is where the search entered it; the body, what lies on a path from h
             # to v.
             bodies.setdefault(h, {h}).update(reach(v, lambda u: preds[u], reach(h, lambda u: succ[u])))
-    loops = [(insts[h][0] - start, sum(insts[u][1] for u in body)) for h, body in bodies.items()]
+    loops = [(min(insts[u][0] for u in body) - start, sum(insts[u][1] for u in body), insts[h][0] - start)
+             for h, body in bodies.items()]
     return sorted(loops, key=lambda x: (x[1], x[0]))
 
 
@@ -422,10 +427,10 @@ def read_callgrind(lines, binary):
 
 
 def hot_loop(kernel, counts):
-    """(head offset, body bytes, executions of its head) of the kernel's loop whose head ran
-    most in `counts` (an inner loop's head runs more often than its outer loop's), or None
-    when none ran."""
-    ran = [(counts.get(kernel.start + h, 0), -n, h) for h, n in kernel.moved["loops"]] if counts else []
+    """(offset of its first byte, body bytes, executions of its head) of the kernel's loop
+    whose head ran most in `counts` (a head runs once per turn of its loop, an inner loop's
+    more often than its outer loop's), or None when none ran."""
+    ran = [(counts.get(kernel.start + h, 0), -n, top) for top, n, h in kernel.moved["loops"]] if counts else []
     best = max(ran, default=(0, 0, 0))
     return (best[2], -best[1], best[0]) if best[0] else None
 
@@ -523,7 +528,7 @@ def turn_spread(times, name):
 def report(kernel, entry, names, keys, medians, lines=False, times=None, counted=(None, "not counted")):
     """counted: (callgrind's counts, or None and why there are none)."""
     start, moved = kernel.start, kernel.moved
-    loops = ", ".join(f"+{h:#x} ({n} bytes)" for h, n in moved["loops"][:4]) or "none"
+    loops = ", ".join(f"+{top:#x} ({n} bytes)" for top, n, _ in moved["loops"][:4]) or "none"
     if len(moved["loops"]) > 4:
         loops += f" and {len(moved['loops']) - 4} more"
     if entry:
@@ -531,13 +536,13 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, counted
               f"its own offset in the pages after the kernel's")
     print(f"\n{kernel.name}: {len(moved['code'])} bytes, linked at {start:#x} (byte {start % LINE} of line "
           f"{start % PAGE // LINE} of its page); "
-          f"loops (head, bytes of its body), innermost first: {loops}; {len(moved['fields'])} displacement(s) "
+          f"loops (first byte, bytes of its body), innermost first: {loops}; {len(moved['fields'])} displacement(s) "
           f"re-aimed")
     hot = hot_loop(kernel, counted[0])
     head = hot[0] if hot else moved["loops"][0][0] if moved["loops"] else None
     if hot:
         print(f"the loop that runs most: +{hot[0]:#x} ({hot[1]} bytes), its head executed {hot[2]:,} times in a "
-              f"short run under callgrind; the 'loop head' column places its head")
+              f"short run under callgrind; the 'loop head' column places its first byte")
     elif head is not None:
         why = counted[1] or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
         print(f"the 'loop head' column is the innermost loop's, which need not be the one that runs: {why}")
