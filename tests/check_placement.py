@@ -30,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import types
 from checks import check, failures
 
 bench, out_dir = sys.argv[1:3]
@@ -147,16 +148,25 @@ def main():
     moved = placement.relocation(rows, 0x1000, 0x22)
     check(moved["fields"] == [3, 0x13, 0x1d],
           f"fields of a load, a load with an immediate after it and a call out of the function: {moved['fields']}")
-    check(moved["loops"] == [(0xe, 0xe, 0xe)], f"the backward jump is a loop at +0xe of 14 bytes: {moved['loops']}")
+    check(moved["loops"] == [(0xe, 0xe, 0xe, 0x1c)],
+          f"the backward jump is a loop at +0xe of 14 bytes, up to +0x1c: {moved['loops']}")
     loops = placement.relocation(placement.listing_rows(SIDE_PATH), 0x1000, 0x12)["loops"]
-    check(loops == [(2, 14, 2)], f"a jump back from a side path into the latch is no loop; the loop at +0x2 holds the "
-                              f"side path, 14 bytes: {loops}")
+    check(loops == [(2, 14, 2, 0x12)],
+          f"a jump back from a side path into the latch is no loop; the loop at +0x2 holds the side path, 14 bytes: "
+          f"{loops}")
+    # Its hot path: the side path ran once in ten turns, so each turn runs +0x2 to +0xc.
+    rows = placement.listing_rows(SIDE_PATH)
+    side = types.SimpleNamespace(start=0x1000, rows=rows, moved={"loops": loops})
+    ran = {0x1002: 10, 0x1004: 10, 0x1006: 10, 0x1008: 10, 0x100a: 10, 0x100c: 1, 0x100e: 1, 0x1010: 1}
+    check(placement.hot_loop(side, ran) == (2, 14, 10) and placement.hot_path(side, ran, 2) == (2, 0xc, 5),
+          f"the loop that ran, and what ran in each of its turns: {placement.hot_loop(side, ran)}, "
+          f"{placement.hot_path(side, ran, 2)}")
     loops = placement.relocation(placement.listing_rows(ROTATED), 0x1000, 0xd)["loops"]
-    check(loops == [(4, 8, 8)], f"a loop entered at its test starts at its top (+0x4), its head the test (+0x8): "
-                                f"{loops}")
+    check(loops == [(4, 8, 8, 0xc)],
+          f"a loop entered at its test starts at its top (+0x4), its head the test (+0x8): {loops}")
     loops = placement.relocation(placement.listing_rows(IRREDUCIBLE), 0x1000, 0x12)["loops"]
-    check(loops == [(4, 6, 4)], f"a cycle entered at two places is one loop, at the entry met first (+0x4, 6 bytes): "
-                             f"{loops}")
+    check(loops == [(4, 6, 4, 0xa)],
+          f"a cycle entered at two places is one loop, at the entry met first (+0x4, 6 bytes): {loops}")
     counts = placement.read_callgrind(io.StringIO(CALLGRIND), "/bench")
     check(counts == {0x1002: 12, 0x1004: 5, 0x1006: 5, 0x100a: 2},
           f"callgrind's counts per address of the bench's own code, the call's inclusive line left out: {counts}")
@@ -238,9 +248,11 @@ def main():
           f"{out.getvalue()[-500:]}")
     if shutil.which("valgrind"):
         hot = kept.get("hot_loop")
-        check(rc == 0 and isinstance(hot, list) and len(hot) == 3 and hot[:2] in [lp[:2] for lp in kept["loops"]] and hot[2] > 0,
-              f"--out keeps the loop that runs most (head, bytes, executions), one of the kernel's loops: {hot} "
-              f"of {kept.get('loops')}")
+        path = kept.get("hot_path")
+        check(rc == 0 and isinstance(hot, list) and len(hot) == 3 and hot[:2] in [lp[:2] for lp in kept["loops"]] and
+              hot[2] > 0 and isinstance(path, list) and hot[0] <= path[0] < path[1] and path[2] > 0,
+              f"--out keeps the loop that runs most (first byte, bytes, executions), one of the kernel's loops, and "
+              f"what ran in each of its turns: {hot}, {path} of {kept.get('loops')}")
 
     # --each: two kernels swept one after the other, then compared.
     out = io.StringIO()

@@ -174,7 +174,8 @@ _STOP = re.compile(r"(?:(?:bnd|notrack|rep|repz) )?(?:ret[a-z]*|ud2|hlt|int3)\b"
 
 def natural_loops(rows, start, size, cases=None):
     """The function's loops, innermost (fewest bytes) first: [(offset of its first byte,
-    bytes of its body, its head's offset)]; the first byte is the head's but in a loop
+    bytes of its body, its head's offset, offset past its last byte)]; the first byte is
+    the head's but in a loop
     entered at its test (GCC's rotated loops: the top, which the build aligns, is the
     target of the test's backward jump). A loop is the natural loop of the edges back to
     one head: an edge from an
@@ -279,8 +280,8 @@ def natural_loops(rows, start, size, cases=None):
             # head is where the search entered it; the body, what lies on a path from h
             # to v.
             bodies.setdefault(h, {h}).update(reach(v, lambda u: preds[u], reach(h, lambda u: succ[u])))
-    loops = [(min(insts[u][0] for u in body) - start, sum(insts[u][1] for u in body), insts[h][0] - start)
-             for h, body in bodies.items()]
+    loops = [(min(insts[u][0] for u in body) - start, sum(insts[u][1] for u in body), insts[h][0] - start,
+              max(insts[u][0] + insts[u][1] for u in body) - start) for h, body in bodies.items()]
     return sorted(loops, key=lambda x: (x[1], x[0]))
 
 
@@ -426,11 +427,24 @@ def read_callgrind(lines, binary):
     return counts
 
 
+def hot_path(kernel, counts, top):
+    """(first offset, offset past the end, instructions) of what ran in the kernel's loop
+    starting at `top` at least half as often as its head (in a loop with a side path, what
+    each turn runs; the body counts the side path too), or None."""
+    loop = next((lp for lp in kernel.moved["loops"] if lp[0] == top), None)
+    if loop is None or not counts:
+        return None
+    floor = counts.get(kernel.start + loop[2], 0) / 2
+    ran = [(at - kernel.start, at - kernel.start + len(raw)) for at, raw, _ in kernel.rows
+           if kernel.start + top <= at < kernel.start + loop[3] and counts.get(at, 0) >= floor > 0]
+    return (ran[0][0], ran[-1][1], len(ran)) if ran else None
+
+
 def hot_loop(kernel, counts):
     """(offset of its first byte, body bytes, executions of its head) of the kernel's loop
     whose head ran most in `counts` (a head runs once per turn of its loop, an inner loop's
     more often than its outer loop's), or None when none ran."""
-    ran = [(counts.get(kernel.start + h, 0), -n, top) for top, n, h in kernel.moved["loops"]] if counts else []
+    ran = [(counts.get(kernel.start + h, 0), -n, top) for top, n, h, _ in kernel.moved["loops"]] if counts else []
     best = max(ran, default=(0, 0, 0))
     return (best[2], -best[1], best[0]) if best[0] else None
 
@@ -528,7 +542,7 @@ def turn_spread(times, name):
 def report(kernel, entry, names, keys, medians, lines=False, times=None, counted=(None, "not counted")):
     """counted: (callgrind's counts, or None and why there are none)."""
     start, moved = kernel.start, kernel.moved
-    loops = ", ".join(f"+{top:#x} ({n} bytes)" for top, n, _ in moved["loops"][:4]) or "none"
+    loops = ", ".join(f"+{top:#x} ({n} bytes)" for top, n, _, _ in moved["loops"][:4]) or "none"
     if len(moved["loops"]) > 4:
         loops += f" and {len(moved['loops']) - 4} more"
     if entry:
@@ -541,8 +555,11 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, counted
     hot = hot_loop(kernel, counted[0])
     head = hot[0] if hot else moved["loops"][0][0] if moved["loops"] else None
     if hot:
+        path = hot_path(kernel, counted[0], hot[0])
         print(f"the loop that runs most: +{hot[0]:#x} ({hot[1]} bytes), its head executed {hot[2]:,} times in a "
-              f"short run under callgrind; the 'loop head' column places its first byte")
+              f"short run under callgrind; the 'loop head' column places its first byte" +
+              (f"; what runs each turn (at least half as often as its head): +{path[0]:#x} to +{path[1]:#x}, "
+               f"{path[1] - path[0]} bytes, {path[2]} instructions" if path else ""))
     elif head is not None:
         why = counted[1] or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
         print(f"the 'loop head' column is the innermost loop's, which need not be the one that runs: {why}")
@@ -694,6 +711,7 @@ def main(argv):
                     continue
                 report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"], counted)
                 s["hot"] = hot_loop(s["kernel"], counted[0])
+                s["path"] = hot_path(s["kernel"], counted[0], s["hot"][0]) if s["hot"] else None
                 swept.append(s)
         if len(swept) > 1:
             summary(swept)
@@ -702,7 +720,7 @@ def main(argv):
         if args.out:
             kept = [{"kernel": s["kernel"].name, "entry": s["entry"].name if s["entry"] else None,
                      "linked": s["kernel"].start, "loops": s["kernel"].moved["loops"],
-                     "hot_loop": s["hot"],
+                     "hot_loop": s["hot"], "hot_path": s["path"],
                      "offsets": {k: v for k, v in s["sides"]}, "turns": s["times"], "medians": s["medians"]}
                     for s in swept]
             with open(args.out, "w") as f:
