@@ -158,9 +158,12 @@ def main():
     rows = placement.listing_rows(SIDE_PATH)
     side = types.SimpleNamespace(start=0x1000, rows=rows, moved={"loops": loops})
     ran = {0x1002: 10, 0x1004: 10, 0x1006: 10, 0x1008: 10, 0x100a: 10, 0x100c: 1, 0x100e: 1, 0x1010: 1}
-    check(placement.hot_loop(side, ran) == (2, 14, 10) and placement.hot_path(side, ran, 2) == (2, 0xc, 5),
-          f"the loop that ran, and what ran in each of its turns: {placement.hot_loop(side, ran)}, "
-          f"{placement.hot_path(side, ran, 2)}")
+    path = placement.hot_path(side, ran, 2)
+    check(placement.hot_loop(side, ran) == (2, 14, 10) and path == (2, 0xc, [2, 4, 6, 8, 0xa]) and
+          placement.per_line(path, 60) == "1+4",
+          f"the loop that ran, what ran in each of its turns, and (the function at byte 60) how many of those "
+          f"instructions start in each line: {placement.hot_loop(side, ran)}, {path}, "
+          f"{placement.per_line(path, 60) if path else None}")
     loops = placement.relocation(placement.listing_rows(ROTATED), 0x1000, 0xd)["loops"]
     check(loops == [(4, 8, 8, 0xc)],
           f"a loop entered at its test starts at its top (+0x4), its head the test (+0x8): {loops}")
@@ -250,7 +253,8 @@ def main():
         hot = kept.get("hot_loop")
         path = kept.get("hot_path")
         check(rc == 0 and isinstance(hot, list) and len(hot) == 3 and hot[:2] in [lp[:2] for lp in kept["loops"]] and
-              hot[2] > 0 and isinstance(path, list) and hot[0] <= path[0] < path[1] and path[2] > 0,
+              hot[2] > 0 and isinstance(path, list) and hot[0] <= path[0] < path[1] and
+              len(path[2]) > 0,
               f"--out keeps the loop that runs most (first byte, bytes, executions), one of the kernel's loops, and "
               f"what ran in each of its turns: {hot}, {path} of {kept.get('loops')}")
 

@@ -428,16 +428,25 @@ def read_callgrind(lines, binary):
 
 
 def hot_path(kernel, counts, top):
-    """(first offset, offset past the end, instructions) of what ran in the kernel's loop
-    starting at `top` at least half as often as its head (in a loop with a side path, what
-    each turn runs; the body counts the side path too), or None."""
+    """(first offset, offset past the end, [offset of each instruction]) of what ran in the
+    kernel's loop starting at `top` at least half as often as its head (in a loop with a
+    side path, what each turn runs; the body counts the side path too), or None."""
     loop = next((lp for lp in kernel.moved["loops"] if lp[0] == top), None)
     if loop is None or not counts:
         return None
     floor = counts.get(kernel.start + loop[2], 0) / 2
     ran = [(at - kernel.start, at - kernel.start + len(raw)) for at, raw, _ in kernel.rows
            if kernel.start + top <= at < kernel.start + loop[3] and counts.get(at, 0) >= floor > 0]
-    return (ran[0][0], ran[-1][1], len(ran)) if ran else None
+    return (ran[0][0], ran[-1][1], [a for a, _ in ran]) if ran else None
+
+
+def per_line(path, offset):
+    """How many of a hot path's instructions start in each 64-byte line it touches, the
+    function at `offset` (of a page or line): "14+2"."""
+    lines = {}
+    for at in path[2]:
+        lines[(offset + at) // LINE] = lines.get((offset + at) // LINE, 0) + 1
+    return "+".join(str(lines.get(k, 0)) for k in range(min(lines), max(lines) + 1))
 
 
 def hot_loop(kernel, counts):
@@ -554,19 +563,21 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, counted
           f"re-aimed")
     hot = hot_loop(kernel, counted[0])
     head = hot[0] if hot else moved["loops"][0][0] if moved["loops"] else None
+    path = hot_path(kernel, counted[0], hot[0]) if hot else None
     if hot:
-        path = hot_path(kernel, counted[0], hot[0])
         print(f"the loop that runs most: +{hot[0]:#x} ({hot[1]} bytes), its head executed {hot[2]:,} times in a "
               f"short run under callgrind; the 'loop head' column places its first byte" +
               (f"; what runs each turn (at least half as often as its head): +{path[0]:#x} to +{path[1]:#x}, "
-               f"{path[1] - path[0]} bytes, {path[2]} instructions" if path else ""))
+               f"{path[1] - path[0]} bytes, {len(path[2])} instructions, the 'per line' column how many of them "
+               f"start in each 64-byte line it touches" if path else ""))
     elif head is not None:
         why = counted[1] or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
         print(f"the 'loop head' column is the innermost loop's, which need not be the one that runs: {why}")
     print(f"CPU: {cpu_model()}; ns per call, median over turns of each turn's fastest repetition\n")
     short = [n.split("/", 3)[3] for n in names]
     width = max(12, *(len(s) for s in short))
-    print(f"{'placement':<20}{'loop head':>10}  " + "  ".join(f"{s:>{width}}" for s in short))
+    print(f"{'placement':<20}{'loop head':>10}{'per line' if path else '':>10}  " +
+          "  ".join(f"{s:>{width}}" for s in short))
     for key in keys:
         offset = start % PAGE if key == "linked" else int(key)
         at = "-" if head is None else f"byte {(offset + head) % LINE}"
@@ -578,7 +589,8 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, counted
             v = medians[key].get(n)
             base = medians["linked"].get(n)
             cells.append("-" if v is None else f"{v:,.1f}" + (f" {v / base:5.2f}x" if base and key != "linked" else ""))
-        print(f"{label:<20}{at:>10}  " + "  ".join(f"{c:>{width}}" for c in cells))
+        print(f"{label:<20}{at:>10}{per_line(path, offset) if path else '':>10}  " +
+              "  ".join(f"{c:>{width}}" for c in cells))
     for n, s in zip(names, short):
         vals = [medians[k][n] for k in keys if k != "linked" and n in medians[k]]
         if vals:
