@@ -28,9 +28,11 @@ std::span<const Variant> variants() {
   Variant{make_variant_info("affine", #ns, #tech, note), &ns::affine::tech##_supports,         \
           &ns::affine::tech##_prepare, &ns::affine::tech##_unpack, &ns::affine::tech##_run,    \
           &ns::affine::tech##_run_bits, ns::affine::tech##_run_list},
-  static const std::vector<Variant> table = {
+  static const std::vector<Variant> table = []() NNUELAB_TABLE_BUILDER {
+    return std::vector<Variant>{
 #include "kernels/affine/affine.inc"
-  };
+    };
+  }();
 #undef NNUELAB_ROW
 #undef NNUELAB_ROW_BITS
   return table;

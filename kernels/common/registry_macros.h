@@ -10,6 +10,18 @@
 #pragma once
 #include "nnuelab_config.h"
 
+// After the parameter list of the lambda that builds a registry's static table:
+//   static const std::vector<Variant> table = []() NNUELAB_TABLE_BUILDER {
+//     return std::vector<Variant>{
+//   #include "kernels/<op>/<op>.inc"
+//     };
+//   }();
+// Out of line and cold. Built in variants() itself, the table's construction (every line's
+// names and pointers: a stack frame of kilobytes) made GCC save six registers and move the
+// stack around the two loads that every later call needs, and run_active calls variants()
+// on every call.
+#define NNUELAB_TABLE_BUILDER __attribute__((noinline, cold))
+
 #define NNUELAB_VARIANT(isa, technique, note) NNUELAB_EACH_##isa(NNUELAB_ROW, technique, note)
 
 // A variant with the fused nnz bitset: producers (activations, pooling) that also write

@@ -37,9 +37,11 @@ std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note)                                                            \
   Variant{make_variant_info("dot_u8i8", #ns, #tech, note), semantics_of(#tech), &ns::dot_u8i8::tech##_supports, \
           &ns::dot_u8i8::tech##_run},
-  static const std::vector<Variant> table = {
+  static const std::vector<Variant> table = []() NNUELAB_TABLE_BUILDER {
+    return std::vector<Variant>{
 #include "kernels/dot_u8i8/dot_u8i8.inc"
-  };
+    };
+  }();
 #undef NNUELAB_ROW
   return table;
 }

@@ -18,9 +18,11 @@ namespace nnuelab::find_nnz {
 std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note) \
   Variant{make_variant_info("find_nnz", #ns, #tech, note), &ns::find_nnz::tech##_supports, &ns::find_nnz::tech##_run},
-  static const std::vector<Variant> table = {
+  static const std::vector<Variant> table = []() NNUELAB_TABLE_BUILDER {
+    return std::vector<Variant>{
 #include "kernels/find_nnz/find_nnz.inc"
-  };
+    };
+  }();
 #undef NNUELAB_ROW
   return table;
 }

@@ -20,9 +20,11 @@ namespace nnuelab::octav_step {
 
 std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note) Variant{make_variant_info("octav_step", #ns, #tech, note), &ns::octav_step::tech##_run},
-  static const std::vector<Variant> table = {
+  static const std::vector<Variant> table = []() NNUELAB_TABLE_BUILDER {
+    return std::vector<Variant>{
 #include "kernels/octav_step/octav_step.inc"
-  };
+    };
+  }();
 #undef NNUELAB_ROW
   return table;
 }

@@ -20,9 +20,11 @@ namespace nnuelab::quantize {
 std::span<const Variant> variants() {
 #define NNUELAB_ROW(ns, tech, note) \
   Variant{make_variant_info("quantize", #ns, #tech, note), &ns::quantize::tech##_run_i8, &ns::quantize::tech##_run_i16},
-  static const std::vector<Variant> table = {
+  static const std::vector<Variant> table = []() NNUELAB_TABLE_BUILDER {
+    return std::vector<Variant>{
 #include "kernels/quantize/quantize.inc"
-  };
+    };
+  }();
 #undef NNUELAB_ROW
   return table;
 }
