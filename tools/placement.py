@@ -353,11 +353,11 @@ def read_kernel(bench, function):
 
 
 def executions(bench, selected):
-    """({link address: times executed} of the bench's own instructions over one short run
-    of the benchmarks `selected` (a filter) as linked, under valgrind's callgrind, whose
-    --dump-instr gives each instruction's Ir: one per execution; None), or (None, why not)
-    without valgrind or when the run fails. The counts must add up to callgrind's summary,
-    or the reading is refused."""
+    """(counts, None), counts being {link address: times executed} of the bench's own
+    instructions over one short run of the benchmarks `selected` (a filter) as linked,
+    under valgrind's callgrind, whose --dump-instr gives each instruction's Ir: one per
+    execution; or (None, why not) without valgrind, when the run fails or when its file
+    does not read right (read_callgrind: the counts must add up to the file's summary)."""
     valgrind = shutil.which("valgrind")
     if not valgrind:
         return None, "valgrind is not installed (Debian: apt-get install valgrind)"
@@ -548,8 +548,9 @@ def turn_spread(times, name):
     return statistics.median(ratios) if ratios else None
 
 
-def report(kernel, entry, names, keys, medians, lines=False, times=None, counted=(None, "not counted")):
-    """counted: (callgrind's counts, or None and why there are none)."""
+def report(kernel, entry, names, keys, medians, lines=False, times=None, hot=None, path=None, why="not counted"):
+    """hot, path: the kernel's hot_loop() and hot_path(), or None (why: why there are no
+    counts, or None when the counted run did not run the kernel's loops)."""
     start, moved = kernel.start, kernel.moved
     loops = ", ".join(f"+{top:#x} ({n} bytes)" for top, n, _, _ in moved["loops"][:4]) or "none"
     if len(moved["loops"]) > 4:
@@ -561,9 +562,7 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, counted
           f"{start % PAGE // LINE} of its page); "
           f"loops (first byte, bytes of its body), innermost first: {loops}; {len(moved['fields'])} displacement(s) "
           f"re-aimed")
-    hot = hot_loop(kernel, counted[0])
     head = hot[0] if hot else moved["loops"][0][0] if moved["loops"] else None
-    path = hot_path(kernel, counted[0], hot[0]) if hot else None
     if hot:
         print(f"the loop that runs most: +{hot[0]:#x} ({hot[1]} bytes), its head executed {hot[2]:,} times in a "
               f"short run under callgrind; the 'loop head' column places its first byte" +
@@ -571,7 +570,7 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, counted
                f"{path[1] - path[0]} bytes, {len(path[2])} instructions, the 'per line' column how many of them "
                f"start in each 64-byte line it touches" if path else ""))
     elif head is not None:
-        why = counted[1] or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
+        why = why or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
         print(f"the 'loop head' column is the innermost loop's, which need not be the one that runs: {why}")
     print(f"CPU: {cpu_model()}; ns per call, median over turns of each turn's fastest repetition\n")
     short = [n.split("/", 3)[3] for n in names]
@@ -721,9 +720,10 @@ def main(argv):
                     print(f"placement: {function} not swept: {e}", file=sys.stderr, flush=True)
                     skipped.append(function)
                     continue
-                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"], counted)
                 s["hot"] = hot_loop(s["kernel"], counted[0])
                 s["path"] = hot_path(s["kernel"], counted[0], s["hot"][0]) if s["hot"] else None
+                report(s["kernel"], s["entry"], its, s["keys"], s["medians"], bool(args.lines), s["times"], s["hot"],
+                       s["path"], counted[1])
                 swept.append(s)
         if len(swept) > 1:
             summary(swept)
