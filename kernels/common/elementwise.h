@@ -150,10 +150,10 @@ template <class V, class Name>
 // supports <shape>: <why>". `refusal(v, s)`, `shape_name(s)` and `run(v, s, in, out,
 // bits)` are the op's own.
 template <class V, class Why, class Name, class Run>
-const V& run_active_elementwise(std::span<const V> all, const typename V::Shape& s, int out_bytes,
+const V& run_active_elementwise(std::span<const V> (*table)(), const typename V::Shape& s, int out_bytes,
                                 const typename V::Input* input, typename V::Output* output, Why refusal,
                                 Name shape_name, Run run) {
-  const V& v = active_variant_for(all, s, refusal, shape_name);
+  const V& v = active_variant_for(table, s, refusal, shape_name);
   if (!v.writes_bits) {  // every variant run_active picks unforced: no scratch on its path
     run(v, s, input, output, nullptr);
     return v;

@@ -85,14 +85,16 @@ inline void require_available(const VariantInfo& info) {
 }
 
 // The variant a dispatcher (run_active) runs for shape s: active_variant over the variants
-// `refusal(v, s)` accepts (empty meaning accepted), remembered per thread for the last four
-// (table, shape) pairs asked of this variant type (in practice one op's table: each op has
-// its own Shape). The choice depends only on the shape, the CPU's features and
-// NNUELAB_FORCE_VARIANT, the last two fixed for the process, so a shape seen before skips
-// the scan of every variant's refusal (on Zen 5 the scan cost crelu32's run_active about
-// 60 ns a call against 5 for its checked run). The table's address is part of the key (two
-// ops may share a variant type), so `all` must be an op's static registry table
-// (variants()), never a temporary copy. A shape the first registered variant refuses throws
+// of `table()` (the op's variants(), its static registry table) that `refusal(v, s)`
+// accepts (empty meaning accepted), remembered per thread for the last four (op, shape)
+// pairs asked of this variant type (in practice one op's: each op has its own Shape). The
+// choice depends only on the shape, the CPU's features and NNUELAB_FORCE_VARIANT, the last
+// two fixed for the process, so a shape seen before skips the scan of every variant's
+// refusal (on Zen 5 the scan cost crelu32's run_active about 60 ns a call against 5 for
+// its checked run). The key holds the op's variants function, not its table (two ops may
+// share a variant type), and the table is asked for only on a miss: the hit path is the
+// memo's compares (calling variants() on every call cost crelu32's run_active about 1 ns
+// on Zen 5). A shape the first registered variant refuses throws
 // refuse_shape's "<op>: no variant supports <shape_name(s)>: <why>" (that variant, the
 // scalar baseline, refuses only what the op refuses, so its reason is the op's). A choice
 // that throws (that, or a bad forced name) is not remembered, so it throws again next call.
@@ -108,18 +110,18 @@ template <class V, class Shape, class Why, class Name>
 }
 
 template <class V, class Shape, class Why, class Name>
-const V& active_variant_for(std::span<const V> all, const Shape& s, Why refusal, Name shape_name) {
+const V& active_variant_for(std::span<const V> (*table)(), const Shape& s, Why refusal, Name shape_name) {
   struct Entry {
-    const V* table = nullptr;
+    std::span<const V> (*table)() = nullptr;
     Shape shape{};
     const V* chosen = nullptr;
   };
   static thread_local Entry memo[4]{};
   static thread_local unsigned next = 0;
   for (const Entry& e : memo)
-    if (e.table == all.data() && e.shape == s) return *e.chosen;
-  const V& v = scan_variants_for(all, s, refusal, shape_name);
-  memo[next++ % 4] = {all.data(), s, &v};
+    if (e.table == table && e.shape == s) return *e.chosen;
+  const V& v = scan_variants_for(table(), s, refusal, shape_name);
+  memo[next++ % 4] = {table, s, &v};
   return v;
 }
 

@@ -38,8 +38,9 @@ void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, 
 // the op refuses, so its reason is the op's; otherwise the forced variant, or the last
 // native one that accepts s (active_variant, as every op), through the op's checked run.
 template <class V, class Shape, class Args, class Why, class Name, class Run>
-const V& run_active(std::span<const V> all, const Shape& s, const Args& a, Why refusal, Name shape_name, Run run) {
-  const V& v = active_variant_for(all, s, refusal, shape_name);
+const V& run_active(std::span<const V> (*table)(), const Shape& s, const Args& a, Why refusal, Name shape_name,
+                    Run run) {
+  const V& v = active_variant_for(table, s, refusal, shape_name);
   run(v, s, a);
   return v;
 }

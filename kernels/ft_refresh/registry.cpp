@@ -70,7 +70,7 @@ std::span<const FloorKernel> floor_kernels() {
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
-  return ft_checks::run_active(variants(), s, a, refusal, shape_name, run);
+  return ft_checks::run_active(variants, s, a, refusal, shape_name, run);
 }
 
 }  // namespace nnuelab::ft_refresh

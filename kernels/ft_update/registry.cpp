@@ -64,7 +64,7 @@ void run(const Variant& v, const Shape& s, const Args& a) {
 }
 
 const Variant& run_active(const Shape& s, const Args& a) {
-  return ft_checks::run_active(variants(), s, a, refusal, shape_name, run);
+  return ft_checks::run_active(variants, s, a, refusal, shape_name, run);
 }
 
 }  // namespace nnuelab::ft_update
