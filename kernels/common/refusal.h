@@ -93,8 +93,8 @@ inline void require_available(const VariantInfo& info) {
 // refusal (on Zen 5 the scan cost crelu32's run_active about 60 ns a call against 5 for
 // its checked run). The key holds the op's variants function, not its table (two ops may
 // share a variant type), and the table is asked for only on a miss: the hit path is the
-// memo's compares (calling variants() on every call cost crelu32's run_active about 1 ns
-// on Zen 5). A shape the first registered variant refuses throws
+// memo's compares (calling variants() on every call cost crelu32's run_active about 0.5 ns
+// on Zen 5, `./lab ab` 12 turns). A shape the first registered variant refuses throws
 // refuse_shape's "<op>: no variant supports <shape_name(s)>: <why>" (that variant, the
 // scalar baseline, refuses only what the op refuses, so its reason is the op's). A choice
 // that throws (that, or a bad forced name) is not remembered, so it throws again next call.
