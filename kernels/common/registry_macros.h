@@ -18,8 +18,10 @@
 //   }();
 // Out of line and cold. Built in variants() itself, the table's construction (every line's
 // names and pointers: a stack frame of kilobytes) made GCC save six registers and move the
-// stack around the two loads that every later call needs, and run_active calls variants()
-// on every call.
+// stack around the two loads that every later call needs. run_active called variants() on
+// every call then (e2f672f, 9.0 -> 7.7 ns); since a5d095d its memo asks for the table only
+// on a miss, so this now keeps short the calls of the other callers (the tests, the bench,
+// a program choosing by name).
 #define NNUELAB_TABLE_BUILDER __attribute__((noinline, cold))
 
 #define NNUELAB_VARIANT(isa, technique, note) NNUELAB_EACH_##isa(NNUELAB_ROW, technique, note)
