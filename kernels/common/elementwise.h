@@ -143,19 +143,8 @@ template <class V, class Name>
   v.run_many(s, input, output, bits, count);
 }
 
-// A forced *_bits variant's run_active: its scratch bitset, out of line (cold: run_active
-// never picks such a variant unforced), so the vector is no part of the common path.
-template <class V, class Run>
-[[gnu::noinline, gnu::cold]] const V& run_with_scratch_bits(const V& v, const typename V::Shape& s, int out_bytes,
-                                                            const typename V::Input* input,
-                                                            typename V::Output* output, Run run) {
-  std::vector<std::uint64_t> bits(nnz_bitset_words(out_bytes));
-  run(v, s, input, output, bits.data());
-  return v;
-}
-
 // run_active of an elementwise op: the variant active_variant picks for this shape (the
-// forced one, or the last available that accepts it; remembered, with_active_variant), run
+// forced one, or the last available that accepts it; remembered, active_variant_for), run
 // through the op's checked `run` on one input; a forced *_bits variant gets a scratch
 // bitset for its `out_bytes` output bytes. A shape the op refuses throws "<op>: no variant
 // supports <shape>: <why>". `refusal(v, s)`, `shape_name(s)` and `run(v, s, in, out,
@@ -164,12 +153,14 @@ template <class V, class Why, class Name, class Run>
 const V& run_active_elementwise(std::span<const V> (*table)(), const typename V::Shape& s, int out_bytes,
                                 const typename V::Input* input, typename V::Output* output, Why refusal,
                                 Name shape_name, Run run) {
-  return with_active_variant(table, s, refusal, shape_name, [&s, out_bytes, input, output, run](const V& v) -> const V& {
-    if (v.writes_bits) [[unlikely]]
-      return run_with_scratch_bits(v, s, out_bytes, input, output, run);
+  const V& v = active_variant_for(table, s, refusal, shape_name);
+  if (!v.writes_bits) {  // every variant run_active picks unforced: no scratch on its path
     run(v, s, input, output, nullptr);
     return v;
-  });
+  }
+  std::vector<std::uint64_t> bits(nnz_bitset_words(out_bytes));
+  run(v, s, input, output, bits.data());
+  return v;
 }
 
 }  // namespace nnuelab

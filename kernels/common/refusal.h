@@ -87,77 +87,42 @@ inline void require_available(const VariantInfo& info) {
 // The variant a dispatcher (run_active) runs for shape s: active_variant over the variants
 // of `table()` (the op's variants(), its static registry table) that `refusal(v, s)`
 // accepts (empty meaning accepted), remembered per thread for the last four (op, shape)
-// pairs asked of this variant type and shape type (in practice one op's, or two sharing
-// the types). The choice depends only on the shape, the CPU's features and
-// NNUELAB_FORCE_VARIANT, the last two fixed for the process, so a shape seen before skips
-// the scan of every variant's refusal (on Zen 5 the scan cost crelu32's run_active about
-// 60 ns a call against 5 for its checked run). The key holds the op's variants function,
-// not its table (two ops may share a variant type), and the table is asked for only on a
-// miss (calling variants() on every call cost crelu32's run_active about 0.5 ns on Zen 5,
-// `./lab ab` 12 turns). A shape the first registered variant refuses throws
+// pairs asked of this variant type (in practice one op's: each op has its own Shape). The
+// choice depends only on the shape, the CPU's features and NNUELAB_FORCE_VARIANT, the last
+// two fixed for the process, so a shape seen before skips the scan of every variant's
+// refusal (on Zen 5 the scan cost crelu32's run_active about 60 ns a call against 5 for
+// its checked run). The key holds the op's variants function, not its table (two ops may
+// share a variant type), and the table is asked for only on a miss: the hit path is the
+// memo's compares (calling variants() on every call cost crelu32's run_active about 0.5 ns
+// on Zen 5, `./lab ab` 12 turns). A shape the first registered variant refuses throws
 // refuse_shape's "<op>: no variant supports <shape_name(s)>: <why>" (that variant, the
 // scalar baseline, refuses only what the op refuses, so its reason is the op's). A choice
 // that throws (that, or a bad forced name) is not remembered, so it throws again next call.
-//
-// The hit path (remembered_variant) is the memo's compares, inline; the miss path
-// (choose_variant_for: the scan and the memo's store) is out of line and cold, so that the
-// hit path builds none of it (inlined, GCC 12 built the scan's lambda before the compares:
-// about 0.3 ns a crelu32 run_active, `./lab ab` 8 turns).
-template <class V, class Shape>
-struct VariantMemo {
+// The scan itself, out of line: inlined into active_variant_for, GCC 12 built the scan's
+// lambda on every call, before the memo's compares (about 0.3 ns a crelu32 run_active on
+// Zen 5, `./lab ab` 8 turns).
+template <class V, class Shape, class Why, class Name>
+[[gnu::noinline]] const V& scan_variants_for(std::span<const V> all, const Shape& s, Why refusal, Name shape_name) {
+  if (const Refusal why = refusal(all.front(), s)) refuse_shape(all.front().info.op, shape_name(s), why);
+  // The first variant has just accepted s: the scan asks only the others.
+  const V* const first = all.data();
+  return active_variant(all, [first, &s, &refusal](const V& c) { return &c == first || !refusal(c, s); });
+}
+
+template <class V, class Shape, class Why, class Name>
+const V& active_variant_for(std::span<const V> (*table)(), const Shape& s, Why refusal, Name shape_name) {
   struct Entry {
     std::span<const V> (*table)() = nullptr;
     Shape shape{};
     const V* chosen = nullptr;
   };
-  Entry entries[4]{};
-  unsigned next = 0;
-};
-template <class V, class Shape>
-VariantMemo<V, Shape>& variant_memo() {
-  static thread_local VariantMemo<V, Shape> memo{};
-  return memo;
-}
-
-// The remembered choice of op `table` for s, or null.
-template <class V, class Shape>
-const V* remembered_variant(std::span<const V> (*table)(), const Shape& s) {
-  for (const auto& e : variant_memo<V, Shape>().entries)
-    if (e.table == table && e.shape == s) return e.chosen;
-  return nullptr;
-}
-
-// The scan, and the choice remembered (a throw remembers nothing).
-template <class V, class Shape, class Why, class Name>
-[[gnu::noinline, gnu::cold]] const V& choose_variant_for(std::span<const V> (*table)(), const Shape& s, Why refusal,
-                                                         Name shape_name) {
-  const std::span<const V> all = table();
-  if (const Refusal why = refusal(all.front(), s)) refuse_shape(all.front().info.op, shape_name(s), why);
-  // The first variant has just accepted s: the scan asks only the others.
-  const V* const first = all.data();
-  const V& v = active_variant(all, [first, &s, &refusal](const V& c) { return &c == first || !refusal(c, s); });
-  VariantMemo<V, Shape>& memo = variant_memo<V, Shape>();
-  memo.entries[memo.next++ % 4] = {table, s, &v};
+  static thread_local Entry memo[4]{};
+  static thread_local unsigned next = 0;
+  for (const Entry& e : memo)
+    if (e.table == table && e.shape == s) return *e.chosen;
+  const V& v = scan_variants_for(table(), s, refusal, shape_name);
+  memo[next++ % 4] = {table, s, &v};
   return v;
-}
-
-// A miss of with_active_variant: choose, then `then`, out of line.
-template <class V, class Shape, class Why, class Name, class Then>
-[[gnu::noinline, gnu::cold]] decltype(auto) choose_then(std::span<const V> (*table)(), const Shape& s, Why refusal,
-                                                       Name shape_name, Then then) {
-  return then(choose_variant_for(table, s, refusal, shape_name));
-}
-
-// A dispatcher's whole call: `then` of the variant chosen for s, with the miss and what
-// follows it out of line (choose_then), so the hit path ends in `then`'s own code and keeps
-// nothing alive across a call it does not make: with the miss inline, GCC saved six
-// registers on every crelu32 run_active for the values the miss path needed after its call.
-template <class V, class Shape, class Why, class Name, class Then>
-decltype(auto) with_active_variant(std::span<const V> (*table)(), const Shape& s, Why refusal, Name shape_name,
-                                   Then then) {
-  if (const V* v = remembered_variant(table, s)) [[likely]]
-    return then(*v);
-  return choose_then(table, s, refusal, shape_name, then);
 }
 
 // Why x[i], not finite, is refused: "x[i] is NaN" or "x[i] is infinite".

@@ -50,10 +50,9 @@ int run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint16
 }
 
 int run_active(const Shape& s, const std::uint8_t* input, std::uint16_t* indices, const Variant** ran) {
-  return with_active_variant(variants, s, refusal, shape_name, [&s, input, indices, ran](const Variant& v) {
-    if (ran) *ran = &v;
-    return run(v, s, input, indices);
-  });
+  const Variant& v = active_variant_for(variants, s, refusal, shape_name);
+  if (ran) *ran = &v;
+  return run(v, s, input, indices);
 }
 
 }  // namespace nnuelab::find_nnz

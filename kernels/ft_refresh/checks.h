@@ -40,10 +40,9 @@ void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, 
 template <class V, class Shape, class Args, class Why, class Name, class Run>
 const V& run_active(std::span<const V> (*table)(), const Shape& s, const Args& a, Why refusal, Name shape_name,
                     Run run) {
-  return with_active_variant(table, s, refusal, shape_name, [&s, &a, run](const V& v) -> const V& {
-    run(v, s, a);
-    return v;
-  });
+  const V& v = active_variant_for(table, s, refusal, shape_name);
+  run(v, s, a);
+  return v;
 }
 
 }  // namespace nnuelab::ft_checks
