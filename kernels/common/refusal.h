@@ -100,7 +100,9 @@ inline void require_available(const VariantInfo& info) {
 // that throws (that, or a bad forced name) is not remembered, so it throws again next call.
 // The scan itself, out of line: inlined into active_variant_for, GCC 12 built the scan's
 // lambda on every call, before the memo's compares (about 0.3 ns a crelu32 run_active on
-// Zen 5, `./lab ab` 8 turns).
+// Zen 5, `./lab ab` 8 turns). The miss path still makes run_active save six registers on
+// every call; a form that moved the miss and all that follows it out of line (one register
+// saved; 891d5e0, reverted) changed nothing: 7.4 ns both (`./lab ab`, 10 turns, Zen 5).
 template <class V, class Shape, class Why, class Name>
 [[gnu::noinline]] const V& scan_variants_for(std::span<const V> all, const Shape& s, Why refusal, Name shape_name) {
   if (const Refusal why = refusal(all.front(), s)) refuse_shape(all.front().info.op, shape_name(s), why);
