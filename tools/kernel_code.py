@@ -19,8 +19,13 @@ instructions are the same compares equal. The data it reads (constants, tables) 
 compared, nor library functions it calls. Needs binutils (nm, objdump).
 """
 import hashlib
+import os
 import re
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
+from results import MACHINE_OPS, parse  # noqa: E402  (the one reader of the name grammar)
 
 LINE = 64  # bytes in a cache line (and in Zen's op-cache and fetch windows' multiples)
 
@@ -36,11 +41,12 @@ def why_failed(e):
 
 
 def kernel_function(bench_name):
-    """The kernel function a benchmark times (see above), or None when it has none."""
-    parts = bench_name.split("/")
-    if len(parts) < 4 or parts[0] in ("floor", "peak") or parts[2].startswith("reference"):
+    """The kernel function a benchmark times (see above), or None when it has none (a
+    name outside the harness grammar included)."""
+    p = parse(bench_name)
+    if not p or p["op"] in MACHINE_OPS or p["tech"].startswith("reference"):
         return None
-    op, isa, tech, shape = parts[:4]
+    op, isa, tech, shape = p["op"], p["isa"], p["tech"], p["shape"]
     suffix = "_run"
     m = re.fullmatch(r"(.+)_from_(bits|list)", tech)
     if m:
