@@ -55,7 +55,7 @@ std::string why_unsupported(const Variant& v, const Shape& s) {
 Packed prepare(const Variant& v, const Canonical& c) {
   const std::string why = why_unsupported(v, c.shape);
   if (!why.empty())
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(c.shape) + ": " + why);
+    refuse_unsupported(v.info.name, shape_name(c.shape), why);
   if (!c.weights || !c.bias)
     throw std::invalid_argument(v.info.name + ": prepare needs weights and bias (got null)");
   check_element_aligned(v.info.name, c.bias, "bias");

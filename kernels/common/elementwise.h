@@ -86,7 +86,7 @@ inline Refusal paired_limits(int n) {
 template <class V, class Why, class Name, class Order>
 std::vector<int> checked_output_order(const V& v, const typename V::Shape& s, Why why, Name shape_name, Order order) {
   if (const std::string w = why(v, s); !w.empty())
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + w);
+    refuse_unsupported(v.info.name, shape_name(s), w);
   return order(v.order_lanes);
 }
 
@@ -123,7 +123,7 @@ template <class V, class Name>
 [[gnu::always_inline]] inline void run_checked(const V& v, const typename V::Shape& s,
                                                const typename V::Input* input, typename V::Output* output,
                                                std::uint64_t* bits, const Refusal& why, Name shape_name) {
-  if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
+  if (why) refuse_unsupported(v.info.name, shape_name(s), why);
   arg_checks::check(v.info.name, buffer_checks, std::cref(v), input, output, bits, "run");
   v.run(s, input, output, bits);
 }
@@ -135,7 +135,7 @@ template <class V, class Name>
                                                     const typename V::Input* input, typename V::Output* output,
                                                     std::uint64_t* bits, int count, const Refusal& why,
                                                     Name shape_name) {
-  if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
+  if (why) refuse_unsupported(v.info.name, shape_name(s), why);
   if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
   if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
   if (count == 0) return;

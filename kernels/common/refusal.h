@@ -78,6 +78,19 @@ inline void require_available(const VariantInfo& info) {
   if (!info.available()) [[unlikely]]
     refuse_call(info.name, "this CPU lacks " + info.missing());
 }
+// A checked entry called with a shape its variant refuses: std::invalid_argument
+// "<variant> does not support <shape>: <why>", `why` a Refusal or its message. Cold and out
+// of line: the accepted call builds none of these strings (the entries call it only after
+// their test of the Refusal, so shape_name(s) is formatted only for a refused call).
+[[noreturn, gnu::cold]] inline void refuse_unsupported(const std::string& variant, const std::string& shape,
+                                                       const std::string& why) {
+  throw std::invalid_argument(variant + " does not support " + shape + ": " + why);
+}
+[[noreturn, gnu::cold]] inline void refuse_unsupported(const std::string& variant, const std::string& shape,
+                                                       const Refusal& why) {
+  refuse_unsupported(variant, shape, why.message());
+}
+
 // A dispatcher (run_active) asked for a shape its op refuses (active_variant_for, below):
 // refuse_call's std::invalid_argument "<op>: no variant supports <shape>: <why>".
 [[noreturn, gnu::cold]] inline void refuse_shape(const std::string& op, const std::string& shape, const Refusal& why) {

@@ -59,7 +59,7 @@ std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v
 void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
          const std::uint8_t* u2, const std::int8_t* w2) {
   if (const Refusal why = refusal(v, s))
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
+    refuse_unsupported(v.info.name, shape_name(s), why);
   if (!acc || !u || !w || !u2 || !w2) throw std::invalid_argument(v.info.name + ": run needs all five buffers");
   check_element_aligned(v.info.name, acc, "acc");
   v.run(s, acc, u, w, u2, w2);

@@ -43,7 +43,7 @@ std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v
 
 int run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint16_t* indices) {
   if (const Refusal why = refusal(v, s))
-    throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
+    refuse_unsupported(v.info.name, shape_name(s), why);
   if (!input || !indices) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
   check_element_aligned(v.info.name, indices, "indices");
   return v.run(s, input, indices);

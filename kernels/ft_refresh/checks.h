@@ -29,7 +29,7 @@ inline bool overlap(const std::int16_t* a, const std::int16_t* b, int n) {
 // and, only when it fails, by the cold refusal (arg_checks::check).
 template <class V, class Shape, class Args, class Name, class Checks>
 void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, Name shape_name, Checks checks) {
-  if (why) throw std::invalid_argument(v.info.name + " does not support " + shape_name(s) + ": " + why.message());
+  if (why) refuse_unsupported(v.info.name, shape_name(s), why);
   arg_checks::check(v.info.name, checks, std::cref(s), std::cref(a));
   v.run(s, a);
 }
