@@ -11,7 +11,8 @@
 // Refuse, cold and only after Test said no (refuse, below), the first fault throws
 // std::invalid_argument "<who>: <message>". One description, two readings: the test and
 // the refusal cannot disagree on what is refused. Used by the elementwise ops' buffer
-// checks (elementwise.h) and by ft_refresh / ft_update (kernels/ft_refresh/checks.h).
+// checks (elementwise.h), ft_refresh / ft_update (kernels/ft_refresh/checks.h), find_nnz
+// and dot_u8i8 (their registry.cpp); affine's run checks its own (a list's entries too).
 #pragma once
 #include <cstdint>
 #include <stdexcept>

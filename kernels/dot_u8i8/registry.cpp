@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/arg_checks.h"
 #include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 
@@ -56,12 +57,18 @@ Refusal refusal(const Variant& v, const Shape& s) {
 
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
+// The buffers of a checked call (arg_checks.h: one test inline, the refusal cold).
+constexpr auto buffer_checks = [](const auto& c, const std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
+                                  const std::uint8_t* u2, const std::int8_t* w2) {
+  return c.require(acc && u && w && u2 && w2, [] { return std::string("run needs all five buffers"); }) &&
+         c.aligned(acc, "acc");
+};
+
 void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
          const std::uint8_t* u2, const std::int8_t* w2) {
   if (const Refusal why = refusal(v, s))
     refuse_unsupported(v.info.name, shape_name(s), why);
-  if (!acc || !u || !w || !u2 || !w2) throw std::invalid_argument(v.info.name + ": run needs all five buffers");
-  check_element_aligned(v.info.name, acc, "acc");
+  arg_checks::check(v.info.name, buffer_checks, static_cast<const std::int32_t*>(acc), u, w, u2, w2);
   v.run(s, acc, u, w, u2, w2);
 }
 

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/arg_checks.h"
 #include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 
@@ -41,11 +42,16 @@ Refusal refusal(const Variant& v, const Shape& s) {
 
 std::string why_unsupported(const Variant& v, const Shape& s) { return refusal(v, s).message(); }
 
+// The buffers of a checked call (arg_checks.h: one test inline, the refusal cold).
+constexpr auto buffer_checks = [](const auto& c, const std::uint8_t* input, const std::uint16_t* indices) {
+  return c.require(input && indices, [] { return std::string("run needs input and output buffers"); }) &&
+         c.aligned(indices, "indices");
+};
+
 int run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint16_t* indices) {
   if (const Refusal why = refusal(v, s))
     refuse_unsupported(v.info.name, shape_name(s), why);
-  if (!input || !indices) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
-  check_element_aligned(v.info.name, indices, "indices");
+  arg_checks::check(v.info.name, buffer_checks, input, static_cast<const std::uint16_t*>(indices));
   return v.run(s, input, indices);
 }
 
