@@ -80,8 +80,9 @@ inline void require_available(const VariantInfo& info) {
 }
 // A checked entry called with a shape its variant refuses: std::invalid_argument
 // "<variant> does not support <shape>: <why>", `why` a Refusal or its message. Cold and out
-// of line: the accepted call builds none of these strings (the entries call it only after
-// their test of the Refusal, so shape_name(s) is formatted only for a refused call).
+// of line: the checked runs call it only after their test of the Refusal, so an accepted
+// run formats neither shape_name(s) nor the reason (affine's prepare and the elementwise
+// output_order take the reason as a string, built empty when accepted: not hot paths).
 [[noreturn, gnu::cold]] inline void refuse_unsupported(const std::string& variant, const std::string& shape,
                                                        const std::string& why) {
   throw std::invalid_argument(variant + " does not support " + shape + ": " + why);

@@ -68,7 +68,7 @@ void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t
          const std::uint8_t* u2, const std::int8_t* w2) {
   if (const Refusal why = refusal(v, s))
     refuse_unsupported(v.info.name, shape_name(s), why);
-  arg_checks::check(v.info.name, buffer_checks, static_cast<const std::int32_t*>(acc), u, w, u2, w2);
+  arg_checks::check(v.info.name, buffer_checks, acc, u, w, u2, w2);
   v.run(s, acc, u, w, u2, w2);
 }
 
