@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/common/arg_checks.h"
 #include "kernels/common/refusal.h"
 #include "kernels/common/registry_macros.h"
 
@@ -66,47 +67,87 @@ Packed prepare(const Variant& v, const Canonical& c) {
   return p;
 }
 
-// What every run entry point checks of its call, after its own null checks: the output's
-// alignment and weights packed by this same variant (another variant's layout would be
-// read as this one's).
-static void check_call(const Variant& v, const Packed& p, const std::int32_t* output) {
-  check_element_aligned(v.info.name, output, "output");
-  if (p.blocks.prepared_by != &v)
-    throw std::invalid_argument(v.info.name + ": run needs weights prepared by this same variant");
+namespace {
+
+// The checks of the run entry points, in their messages' order (arg_checks.h: one
+// description, its test inline on every call, its refusal cold). Each entry first asks
+// for its buffers by name, then for what they all check: the output's alignment and
+// weights packed by this same variant (another variant's layout would be read as this
+// one's).
+template <class C>
+bool call_checks(const C& c, const Variant& v, const Packed& p, const std::int32_t* output) {
+  return c.aligned(output, "output") && c.require(p.blocks.prepared_by == &v, [] {
+    return std::string("run needs weights prepared by this same variant");
+  });
 }
 
+constexpr auto run_checks = [](const auto& c, const Variant& v, const Packed& p, const std::uint8_t* input,
+                               const std::int32_t* output) {
+  return c.require(input && output, [] { return std::string("run needs input and output buffers"); }) &&
+         call_checks(c, v, p, output);
+};
+
+constexpr auto bits_checks = [](const auto& c, const Variant& v, const Packed& p, const std::uint8_t* input,
+                                const std::uint64_t* bits, const std::int32_t* output) {
+  return c.require(input && output && bits,
+                   [] { return std::string("run_with_bits needs input, bits and output buffers"); }) &&
+         call_checks(c, v, p, output) && c.aligned(bits, "bits");
+};
+
+// Whether list[0..count) rises strictly and stays below `chunks` (a kernel reads the
+// input's chunk list[k] unchecked). No early exit: a short list's loop, no branch per
+// entry; the refusal looks for the first bad entry only when this said no.
+bool list_in_order(const std::uint16_t* list, int count, int chunks) {
+  bool ok = true;
+  int before = -1;
+  for (int k = 0; k < count; ++k) {
+    ok &= list[k] > before && list[k] < chunks;
+    before = list[k];
+  }
+  return ok;
+}
+
+std::string list_fault(const std::uint16_t* list, int count, int chunks) {
+  for (int k = 0; k < count; ++k)
+    if (list[k] >= chunks || (k > 0 && list[k] <= list[k - 1]))
+      return "chunk list entry " + std::to_string(k) + " (" + std::to_string(list[k]) + ") is " +
+             (list[k] >= chunks ? "past the last chunk, " + std::to_string(chunks - 1)
+                                : std::string("not above the one before it"));
+  return "chunk list in order";  // not reached: asked only when list_in_order said no
+}
+
+constexpr auto list_checks = [](const auto& c, const Variant& v, const Packed& p, const std::uint8_t* input,
+                                const std::uint16_t* list, int count, const std::int32_t* output) {
+  const int chunks = p.shape.in / 4;
+  return c.require(input && output && (count <= 0 || list),
+                   [] { return std::string("run_with_list needs input, list and output buffers"); }) &&
+         call_checks(c, v, p, output) && c.aligned(list, "list") &&
+         c.require(count >= 0 && count <= chunks,
+                   [=] {
+                     return "a chunk list of " + std::to_string(count) + " entries for " + std::to_string(chunks) +
+                            " chunks";
+                   }) &&
+         c.require(list_in_order(list, count, chunks), [=] { return list_fault(list, count, chunks); });
+};
+
+}  // namespace
+
 void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int32_t* output) {
-  if (!input || !output) throw std::invalid_argument(v.info.name + ": run needs input and output buffers");
-  check_call(v, p, output);
+  arg_checks::check(v.info.name, run_checks, std::cref(v), std::cref(p), input, output);
   v.run(p, input, output);
 }
 
 void run_with_bits(const Variant& v, const Packed& p, const std::uint8_t* input, const std::uint64_t* bits,
                    std::int32_t* output) {
   if (!v.run_bits) throw std::invalid_argument(v.info.name + " cannot take an nnz bitset (it scans its input itself)");
-  if (!input || !output || !bits) throw std::invalid_argument(v.info.name + ": run_with_bits needs input, bits and output buffers");
-  check_call(v, p, output);
-  check_element_aligned(v.info.name, bits, "bits");
+  arg_checks::check(v.info.name, bits_checks, std::cref(v), std::cref(p), input, bits, output);
   v.run_bits(p, input, bits, output);
 }
 
 void run_with_list(const Variant& v, const Packed& p, const std::uint8_t* input, const std::uint16_t* list, int count,
                    std::int32_t* output) {
   if (!v.run_list) throw std::invalid_argument(v.info.name + " cannot take a chunk list (it walks no list)");
-  if (!input || !output || (count > 0 && !list))
-    throw std::invalid_argument(v.info.name + ": run_with_list needs input, list and output buffers");
-  check_call(v, p, output);
-  check_element_aligned(v.info.name, list, "list");
-  const int chunks = p.shape.in / 4;
-  if (count < 0 || count > chunks)
-    throw std::invalid_argument(v.info.name + ": a chunk list of " + std::to_string(count) + " entries for " +
-                                std::to_string(chunks) + " chunks");
-  for (int k = 0; k < count; ++k)
-    if (list[k] >= chunks || (k > 0 && list[k] <= list[k - 1]))
-      throw std::invalid_argument(v.info.name + ": chunk list entry " + std::to_string(k) + " (" +
-                                  std::to_string(list[k]) + ") is " +
-                                  (list[k] >= chunks ? "past the last chunk, " + std::to_string(chunks - 1)
-                                                     : std::string("not above the one before it")));
+  arg_checks::check(v.info.name, list_checks, std::cref(v), std::cref(p), input, list, count, output);
   v.run_list(p, input, list, count, output);
 }
 
