@@ -12,7 +12,8 @@
 // std::invalid_argument "<who>: <message>". One description, two readings: the test and
 // the refusal cannot disagree on what is refused. Used by the elementwise ops' buffer
 // checks (elementwise.h), ft_refresh / ft_update (kernels/ft_refresh/checks.h), find_nnz
-// and dot_u8i8 (their registry.cpp), affine's run, run_with_bits and run_with_list (its registry.cpp).
+// and dot_u8i8 (their registry.cpp), and affine's run, run_with_bits and run_with_list
+// (its registry.cpp).
 #pragma once
 #include <cstdint>
 #include <stdexcept>
