@@ -15,6 +15,7 @@
 #include <cstring>
 #include <functional>
 #include <numeric>
+#include <random>
 #include <regex>
 #include <string>
 #include <type_traits>
@@ -269,6 +270,9 @@ TEST(Errors, AffineRunNeedsBuffersAndItsOwnPreparedWeights) {
     const affine::Packed pb = affine::prepare(b, {{64, 8}, f.w.data(), f.b});
     expect_error([&] { affine::run_with_bits(b, pb, f.in, nullptr, f.out); },
                  b.info.name + ": run_with_bits needs input, bits and output buffers");
+    alignas(8) std::uint64_t bits[2] = {};
+    const auto* odd = reinterpret_cast<const std::uint64_t*>(reinterpret_cast<const std::uint8_t*>(bits) + 4);
+    expect_error([&] { affine::run_with_bits(b, pb, f.in, odd, f.out); }, not_aligned(b.info.name, "bits", 8, odd));
     return;
   }
   GTEST_SKIP() << "no affine variant with run_bits runs 64x8 on this CPU";
@@ -298,11 +302,66 @@ TEST(Errors, AffineRunWithListChecksTheList) {
                  n + ": chunk list entry 2 (1) is not above the one before it");
     expect_error([&] { affine::run_with_list(b, affine::Packed{}, f.in, list, 2, f.out); },
                  n + ": run needs weights prepared by this same variant");
+    const auto* odd = reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const std::uint8_t*>(list) + 1);
+    expect_error([&] { affine::run_with_list(b, pb, f.in, odd, 2, f.out); }, not_aligned(n, "list", 2, odd));
+    list[0] = 3;  // two faults: the first one is reported
+    list[1] = 20;
+    list[2] = 2;
+    expect_error([&] { affine::run_with_list(b, pb, f.in, list, 3, f.out); },
+                 n + ": chunk list entry 1 (20) is past the last chunk, 15");
+    list[1] = 3;
+    expect_error([&] { affine::run_with_list(b, pb, f.in, list, 3, f.out); },
+                 n + ": chunk list entry 1 (3) is not above the one before it");
     affine::run_with_list(b, pb, f.in, nullptr, 0, f.out);  // an empty list: the bias alone
     for (int o = 0; o < 8; ++o) EXPECT_EQ(f.out[o], f.b[o]) << n << " output " << o;
     return;
   }
   GTEST_SKIP() << "no affine variant with run_list runs 64x8 on this CPU";
+}
+
+// run_with_list's list checks are read twice (kernels/common/arg_checks.h): a test without
+// a branch per entry on every call and, when it says no, a search for the first fault.
+// Random lists, most of them nearly in order: the call is refused exactly when an entry
+// is past the last chunk or not above the one before it, and names the first such entry;
+// an accepted list adds exactly the listed chunks (every weight 1, every input 1: 4 each).
+TEST(Errors, AffineRunWithListRefusesExactlyTheBadLists) {
+  AffineFixture f;
+  std::fill_n(f.in, 64, std::uint8_t(1));
+  std::mt19937 rng(20261207);
+  int refused = 0, accepted = 0;
+  for (const affine::Variant& b : affine::variants()) {
+    if (!b.run_list || !b.info.available() || !affine::why_unsupported(b, {64, 8}).empty()) continue;
+    const affine::Packed pb = affine::prepare(b, {{64, 8}, f.w.data(), f.b});
+    for (int trial = 0; trial < 400; ++trial) {
+      alignas(8) std::uint16_t list[16];
+      const int count = int(rng() % 17);
+      int at = int(rng() % 3);
+      for (int k = 0; k < count; ++k) {
+        list[k] = std::uint16_t(at);
+        at += 1 + int(rng() % 2);
+      }
+      if (count > 0 && rng() % 2) list[rng() % count] = std::uint16_t(rng() % 18);  // maybe a fault
+      std::string want;
+      for (int k = 0; k < count && want.empty(); ++k)
+        if (list[k] > 15)
+          want = b.info.name + ": chunk list entry " + std::to_string(k) + " (" + std::to_string(list[k]) +
+                 ") is past the last chunk, 15";
+        else if (k > 0 && list[k] <= list[k - 1])
+          want = b.info.name + ": chunk list entry " + std::to_string(k) + " (" + std::to_string(list[k]) +
+                 ") is not above the one before it";
+      if (!want.empty()) {
+        ++refused;
+        expect_error([&] { affine::run_with_list(b, pb, f.in, list, count, f.out); }, want);
+        continue;
+      }
+      ++accepted;
+      affine::run_with_list(b, pb, f.in, list, count, f.out);
+      for (int o = 0; o < 8; ++o) ASSERT_EQ(f.out[o], 4 * count) << b.info.name << " output " << o;
+    }
+  }
+  if (refused + accepted == 0) GTEST_SKIP() << "no affine variant with run_list runs 64x8 on this CPU";
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(accepted, 0);
 }
 
 // ---- find_nnz, dot_u8i8 ----------------------------------------------------------------
