@@ -112,30 +112,30 @@ constexpr auto buffer_checks = []<class V>(const auto& c, std::reference_wrapper
 
 // The checked entry point every elementwise op exposes: refuses (std::invalid_argument
 // naming the variant, the shape and the reason) instead of running on a bad shape or
-// null buffers. `why` is the op's refusal for this shape (refusal.h); it and
-// shape_name(s), the op's, are formatted only for a refusal: these checks run before
-// every call, and formatting the name each time cost about 13 ns of their 21
+// null buffers. `refusal` is the op's refusal function (refusal.h), tested inline and
+// formatted, with the op's shape_name(s), only for a refusal (check_shape): these checks
+// run before every call, and formatting the name each time cost about 13 ns of their 21
 // (floor/scalar/checked_call against empty_call), the reason as strings 3 of the 8 left.
 // Always inlined into the op's run: called out of line it took the Refusal from memory
 // (callgrind: 120 instructions per checked crelu32 call against 84), and an accepted call
 // then runs the tests below and the kernel, nothing else (the refusals are cold).
-template <class V, class Name>
+template <class V, class Why, class Name>
 [[gnu::always_inline]] inline void run_checked(const V& v, const typename V::Shape& s,
                                                const typename V::Input* input, typename V::Output* output,
-                                               std::uint64_t* bits, const Refusal& why, Name shape_name) {
-  if (why) refuse_unsupported(v.info.name, shape_name(s), why);
+                                               std::uint64_t* bits, Why refusal, Name shape_name) {
+  check_shape(v, s, refusal, shape_name);
   arg_checks::check(v.info.name, buffer_checks, std::cref(v), input, output, bits, "run");
   v.run(s, input, output, bits);
 }
 
 // The checked entry point of the inlined form (V::run_many): run_checked's checks, plus a
 // variant that has the form and a count >= 0; count = 0 writes nothing.
-template <class V, class Name>
+template <class V, class Why, class Name>
 [[gnu::always_inline]] inline void run_many_checked(const V& v, const typename V::Shape& s,
                                                     const typename V::Input* input, typename V::Output* output,
-                                                    std::uint64_t* bits, int count, const Refusal& why,
+                                                    std::uint64_t* bits, int count, Why refusal,
                                                     Name shape_name) {
-  if (why) refuse_unsupported(v.info.name, shape_name(s), why);
+  check_shape(v, s, refusal, shape_name);
   if (!v.run_many) throw std::invalid_argument(v.info.name + " has no inlined (run_many) form");
   if (count < 0) throw std::invalid_argument(v.info.name + ": run_many needs count >= 0, got " + std::to_string(count));
   if (count == 0) return;

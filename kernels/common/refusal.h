@@ -92,6 +92,23 @@ inline void require_available(const VariantInfo& info) {
   refuse_unsupported(variant, shape, why.message());
 }
 
+// A checked entry's shape check: the op's refusal(v, s) (inline) tested only for being
+// empty on every call, and, when it is not, asked again in a cold, out-of-line function
+// that throws refuse_unsupported's message. Kept inline beside the formatting call, the
+// Refusal's fields (the numbers its message prints) were built on every accepted call and
+// held registers across the variant's supports() call; tested alone, only the tests are
+// left. `refusal` and `shape_name` are the op's functions (or lambdas calling them).
+template <class V, class Shape, class Why, class Name>
+[[noreturn, gnu::cold, gnu::noinline]] void refuse_shape_of(const V& v, const Shape& s, Why refusal,
+                                                            Name shape_name) {
+  refuse_unsupported(v.info.name, shape_name(s), refusal(v, s));
+}
+template <class V, class Shape, class Why, class Name>
+[[gnu::always_inline]] inline void check_shape(const V& v, const Shape& s, Why refusal, Name shape_name) {
+  if (refusal(v, s)) [[unlikely]]
+    refuse_shape_of(v, s, refusal, shape_name);
+}
+
 // A dispatcher (run_active) asked for a shape its op refuses (active_variant_for, below):
 // refuse_call's std::invalid_argument "<op>: no variant supports <shape>: <why>".
 [[noreturn, gnu::cold]] inline void refuse_shape(const std::string& op, const std::string& shape, const Refusal& why) {

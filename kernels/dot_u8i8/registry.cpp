@@ -66,8 +66,7 @@ constexpr auto buffer_checks = [](const auto& c, const std::int32_t* acc, const 
 
 void run(const Variant& v, const Shape& s, std::int32_t* acc, const std::uint8_t* u, const std::int8_t* w,
          const std::uint8_t* u2, const std::int8_t* w2) {
-  if (const Refusal why = refusal(v, s))
-    refuse_unsupported(v.info.name, shape_name(s), why);
+  check_shape(v, s, refusal, shape_name);
   arg_checks::check(v.info.name, buffer_checks, acc, u, w, u2, w2);
   v.run(s, acc, u, w, u2, w2);
 }

@@ -49,8 +49,7 @@ constexpr auto buffer_checks = [](const auto& c, const std::uint8_t* input, cons
 };
 
 int run(const Variant& v, const Shape& s, const std::uint8_t* input, std::uint16_t* indices) {
-  if (const Refusal why = refusal(v, s))
-    refuse_unsupported(v.info.name, shape_name(s), why);
+  check_shape(v, s, refusal, shape_name);
   arg_checks::check(v.info.name, buffer_checks, input, indices);
   return v.run(s, input, indices);
 }

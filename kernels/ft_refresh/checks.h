@@ -24,12 +24,13 @@ inline bool overlap(const std::int16_t* a, const std::int16_t* b, int n) {
   return lt(a, b + n) && lt(b, a + n);
 }
 
-// The checked run of a feature-transformer op: the shape's refusal `why` (refusal.h), then
-// the arguments: checks(c, s, a), the op's argument checks, read as one test on every call
-// and, only when it fails, by the cold refusal (arg_checks::check).
-template <class V, class Shape, class Args, class Name, class Checks>
-void run_checked(const V& v, const Shape& s, const Args& a, const Refusal& why, Name shape_name, Checks checks) {
-  if (why) refuse_unsupported(v.info.name, shape_name(s), why);
+// The checked run of a feature-transformer op: the shape's refusal (the op's `refusal`
+// function, tested inline and formatted only when it refuses: check_shape, refusal.h),
+// then the arguments: checks(c, s, a), the op's argument checks, read as one test on every
+// call and, only when it fails, by the cold refusal (arg_checks::check).
+template <class V, class Shape, class Args, class Why, class Name, class Checks>
+void run_checked(const V& v, const Shape& s, const Args& a, Why refusal, Name shape_name, Checks checks) {
+  check_shape(v, s, refusal, shape_name);
   arg_checks::check(v.info.name, checks, std::cref(s), std::cref(a));
   v.run(s, a);
 }

@@ -56,7 +56,7 @@ constexpr auto check_args = [](const auto& c, const Shape& s, const Args& a) {
 }  // namespace
 
 void run(const Variant& v, const Shape& s, const Args& a) {
-  ft_checks::run_checked(v, s, a, refusal(v, s), shape_name, check_args);
+  ft_checks::run_checked(v, s, a, refusal, shape_name, check_args);
 }
 
 std::span<const FloorKernel> floor_kernels() {
