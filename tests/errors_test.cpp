@@ -100,79 +100,82 @@ TEST(Errors, ElementwiseRefusedShape) {
 // (its limits' edges, counts the SIMD forms refuse, another CPU's variants); only the
 // refused shapes are called (an accepted one would run the kernel), on buffers large
 // enough for every shape of the grid, so a shape accepted by mistake runs in bounds and
-// fails as a missing error.
+// fails as a missing error. Returns how many were refused.
 const std::vector<int> kGridCounts = {0, 1, 2, 3, 4, 6, 7, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64,
                                       65, 96, 100, 128, 255, 256, 500, 512, 1000, 1024, 2048, 4096};
 constexpr std::size_t kGridBuffer = 16384;  // elements: 2 x 4096 of any op's input or output
 
-template <class V, class Run, class Why, class Name>
-int expect_run_refuses_as_stated(std::span<const V> all, const std::vector<typename V::Shape>& shapes, Run run, Why why,
-                                 Name shape_name) {
-  std::vector<typename V::Input> in(kGridBuffer);
-  std::vector<typename V::Output> out(kGridBuffer);
-  std::vector<std::uint64_t> bits(kGridBuffer / 32);
+template <class V, class Shape, class Call, class Why, class Name>
+int expect_refused_as_stated(std::span<const V> all, const std::vector<Shape>& shapes, Call call, Why why,
+                             Name shape_name) {
   int refused = 0;
   for (const V& v : all)
-    for (const typename V::Shape& s : shapes) {
+    for (const Shape& s : shapes) {
       const std::string w = why(v, s);
       if (w.empty()) continue;
       ++refused;
-      expect_error([&] { run(v, s, in.data(), out.data(), v.writes_bits ? bits.data() : nullptr); },
-                   v.info.name + " does not support " + shape_name(s) + ": " + w);
+      expect_error([&] { call(v, s); }, v.info.name + " does not support " + shape_name(s) + ": " + w);
     }
   return refused;
 }
 
+// An elementwise op's buffers for the grid: input, output and (for a *_bits variant) bits.
+template <class V>
+struct GridBuffers {
+  std::vector<typename V::Input> in = std::vector<typename V::Input>(kGridBuffer);
+  std::vector<typename V::Output> out = std::vector<typename V::Output>(kGridBuffer);
+  std::vector<std::uint64_t> bits = std::vector<std::uint64_t>(kGridBuffer / 32);
+  std::uint64_t* bits_for(const V& v) { return v.writes_bits ? bits.data() : nullptr; }
+};
+
+template <class Shape, class... Fields>
+std::vector<Shape> grid(const std::vector<int>& counts, const std::vector<int>& seconds) {
+  std::vector<Shape> g;
+  for (int n : counts)
+    for (int x : seconds) g.push_back(Shape{n, Fields(x)...});
+  return g;
+}
 template <class Shape>
 std::vector<Shape> count_grid() {
   std::vector<Shape> g;
   for (int n : kGridCounts) g.push_back(Shape{n});
   return g;
 }
+const std::vector<int> kGridShifts = {-1, 0, 6, 8, 9, 28, 29, 31, 32};
 
-template <class Shape>
-std::vector<Shape> shifted_grid() {
-  std::vector<Shape> g;
-  for (int n : kGridCounts)
-    for (int shift : {-1, 0, 6, 8, 9, 28, 29, 31, 32}) g.push_back(Shape{n, shift});
-  return g;
-}
-
-#define NNUELAB_REFUSALS_OF(op, grid)                                                                      \
-  expect_run_refuses_as_stated(                                                                            \
-      op::variants(), grid,                                                                                \
-      [](const op::Variant& v, const op::Shape& s, const auto* in, auto* out, std::uint64_t* bits) {       \
-        op::run(v, s, in, out, bits);                                                                      \
-      },                                                                                                   \
-      op::why_unsupported, op::shape_name)
+#define NNUELAB_REFUSALS_OF(op, shapes, RUN)                                                         \
+  [&] {                                                                                              \
+    GridBuffers<op::Variant> b;                                                                      \
+    return expect_refused_as_stated(                                                                 \
+        op::variants(), shapes,                                                                      \
+        [&b](const op::Variant& v, const op::Shape& s) { op::RUN; }, op::why_unsupported, op::shape_name); \
+  }()
+#define NNUELAB_RUN_ONE run(v, s, b.in.data(), b.out.data(), b.bits_for(v))
 
 TEST(Errors, EveryCheckedRunRefusesWhatWhyUnsupportedSays) {
-  std::vector<ft_output::Shape> ft_grid;
-  for (int n : kGridCounts)
-    for (int form : {0, 1, 2}) ft_grid.push_back({n, ft_output::Form(form)});
   const std::vector<std::pair<const char*, int>> refused = {
-      {"crelu16", NNUELAB_REFUSALS_OF(crelu16, count_grid<crelu16::Shape>())},
-      {"quantmoid4", NNUELAB_REFUSALS_OF(quantmoid4, count_grid<quantmoid4::Shape>())},
-      {"pool_avg2", NNUELAB_REFUSALS_OF(pool_avg2, count_grid<pool_avg2::Shape>())},
-      {"pool_max2", NNUELAB_REFUSALS_OF(pool_max2, count_grid<pool_max2::Shape>())},
-      {"pool_product2", NNUELAB_REFUSALS_OF(pool_product2, count_grid<pool_product2::Shape>())},
-      {"crelu32", NNUELAB_REFUSALS_OF(crelu32, shifted_grid<crelu32::Shape>())},
-      {"sqr_crelu32", NNUELAB_REFUSALS_OF(sqr_crelu32, shifted_grid<sqr_crelu32::Shape>())},
-      {"crelu32_pair", NNUELAB_REFUSALS_OF(crelu32_pair, shifted_grid<crelu32_pair::Shape>())},
-      {"ft_output", NNUELAB_REFUSALS_OF(ft_output, ft_grid)},
+      {"crelu16", NNUELAB_REFUSALS_OF(crelu16, count_grid<crelu16::Shape>(), NNUELAB_RUN_ONE)},
+      {"quantmoid4", NNUELAB_REFUSALS_OF(quantmoid4, count_grid<quantmoid4::Shape>(), NNUELAB_RUN_ONE)},
+      {"pool_avg2", NNUELAB_REFUSALS_OF(pool_avg2, count_grid<pool_avg2::Shape>(), NNUELAB_RUN_ONE)},
+      {"pool_max2", NNUELAB_REFUSALS_OF(pool_max2, count_grid<pool_max2::Shape>(), NNUELAB_RUN_ONE)},
+      {"pool_product2", NNUELAB_REFUSALS_OF(pool_product2, count_grid<pool_product2::Shape>(), NNUELAB_RUN_ONE)},
+      {"crelu32", NNUELAB_REFUSALS_OF(crelu32, (grid<crelu32::Shape, int>(kGridCounts, kGridShifts)), NNUELAB_RUN_ONE)},
+      {"sqr_crelu32",
+       NNUELAB_REFUSALS_OF(sqr_crelu32, (grid<sqr_crelu32::Shape, int>(kGridCounts, kGridShifts)), NNUELAB_RUN_ONE)},
+      {"crelu32_pair",
+       NNUELAB_REFUSALS_OF(crelu32_pair, (grid<crelu32_pair::Shape, int>(kGridCounts, kGridShifts)), NNUELAB_RUN_ONE)},
+      {"ft_output",
+       NNUELAB_REFUSALS_OF(ft_output, (grid<ft_output::Shape, ft_output::Form>(kGridCounts, {0, 1, 2})),
+                           NNUELAB_RUN_ONE)},
       // The inlined form's entry (one call of count 1) refuses through the same check.
       {"crelu32 run_many",
-       expect_run_refuses_as_stated(
-           crelu32::variants(), shifted_grid<crelu32::Shape>(),
-           [](const crelu32::Variant& v, const crelu32::Shape& s, const std::int32_t* in, std::uint8_t* out,
-              std::uint64_t* bits) { crelu32::run_many(v, s, in, out, bits, 1); },
-           crelu32::why_unsupported, crelu32::shape_name)},
+       NNUELAB_REFUSALS_OF(crelu32, (grid<crelu32::Shape, int>(kGridCounts, kGridShifts)),
+                           run_many(v, s, b.in.data(), b.out.data(), b.bits_for(v), 1))},
   };
   // Every op's grid holds at least its op-level refusals (n = 0, a shift past the bound,
   // an unknown form), so each count is above zero or the grid is wrong.
   for (const auto& [op, n] : refused) EXPECT_GT(n, 0) << op;
 }
-#undef NNUELAB_REFUSALS_OF
 
 // The same for the entries with their own argument lists: find_nnz, dot_u8i8 and the
 // feature transformer's (whose arguments, all null here, are checked after the shape, so
@@ -180,59 +183,42 @@ TEST(Errors, EveryCheckedRunRefusesWhatWhyUnsupportedSays) {
 TEST(Errors, OtherCheckedRunsRefuseWhatWhyUnsupportedSays) {
   std::vector<std::uint8_t> bytes(kGridBuffer);
   std::vector<std::uint16_t> indices(kGridBuffer);
-  int refused = 0;
-  for (const find_nnz::Variant& v : find_nnz::variants())
-    for (int n : kGridCounts)
-      for (find_nnz::Form form : {find_nnz::Form::kBytes, find_nnz::Form::kChunks}) {
-        const find_nnz::Shape s{n, form};
-        const std::string w = find_nnz::why_unsupported(v, s);
-        if (w.empty()) continue;
-        ++refused;
-        expect_error([&] { find_nnz::run(v, s, bytes.data(), indices.data()); },
-                     v.info.name + " does not support " + find_nnz::shape_name(s) + ": " + w);
-      }
-  EXPECT_GT(refused, 0) << "find_nnz";
   std::vector<std::int32_t> acc(kGridBuffer / 4);
-  const auto* u = bytes.data();
   const auto* w8 = reinterpret_cast<const std::int8_t*>(bytes.data());
-  refused = 0;
-  for (const dot_u8i8::Variant& v : dot_u8i8::variants())
-    for (int groups : kGridCounts) {
-      const dot_u8i8::Shape s{groups};
-      const std::string w = dot_u8i8::why_unsupported(v, s);
-      if (w.empty()) continue;
-      ++refused;
-      expect_error([&] { dot_u8i8::run(v, s, acc.data(), u, w8, u, w8); },
-                   v.info.name + " does not support " + dot_u8i8::shape_name(s) + ": " + w);
+  const std::vector<int> l1s = {0, 8, 16, 24, 32, 100, 128, 1024, 5000};
+  std::vector<ft_refresh::Shape> refreshes;
+  std::vector<ft_update::Shape> updates;
+  for (int l1 : l1s)
+    for (int perspectives : {0, 1, 2, 3}) {
+      for (int active : {-1, 0, 1, 65}) refreshes.push_back({l1, 4, active, perspectives});
+      for (int changed : {-1, 0, 1, 3, 33}) updates.push_back({l1, 4, changed, 1, perspectives, false});
     }
-  EXPECT_GT(refused, 0) << "dot_u8i8";
-  refused = 0;
-  for (const ft_refresh::Variant& v : ft_refresh::variants())
-    for (int l1 : {0, 8, 16, 24, 32, 100, 128, 1024, 5000})
-      for (int active : {-1, 0, 1, 65})
-        for (int perspectives : {0, 1, 2, 3}) {
-          const ft_refresh::Shape s{l1, 4, active, perspectives};
-          const std::string w = ft_refresh::why_unsupported(v, s);
-          if (w.empty()) continue;
-          ++refused;
-          expect_error([&] { ft_refresh::run(v, s, ft_refresh::Args{}); },
-                       v.info.name + " does not support " + ft_refresh::shape_name(s) + ": " + w);
-        }
-  EXPECT_GT(refused, 0) << "ft_refresh";
-  refused = 0;
-  for (const ft_update::Variant& v : ft_update::variants())
-    for (int l1 : {0, 8, 16, 24, 32, 100, 128, 1024, 5000})
-      for (int changed : {-1, 0, 1, 3, 33})
-        for (int perspectives : {0, 1, 2, 3}) {
-          const ft_update::Shape s{l1, 4, changed, 1, perspectives, false};
-          const std::string w = ft_update::why_unsupported(v, s);
-          if (w.empty()) continue;
-          ++refused;
-          expect_error([&] { ft_update::run(v, s, ft_update::Args{}); },
-                       v.info.name + " does not support " + ft_update::shape_name(s) + ": " + w);
-        }
-  EXPECT_GT(refused, 0) << "ft_update";
+  const std::vector<std::pair<const char*, int>> refused = {
+      {"find_nnz", expect_refused_as_stated(
+                       find_nnz::variants(), grid<find_nnz::Shape, find_nnz::Form>(kGridCounts, {0, 1}),
+                       [&](const find_nnz::Variant& v, const find_nnz::Shape& s) {
+                         find_nnz::run(v, s, bytes.data(), indices.data());
+                       },
+                       find_nnz::why_unsupported, find_nnz::shape_name)},
+      {"dot_u8i8", expect_refused_as_stated(
+                       dot_u8i8::variants(), count_grid<dot_u8i8::Shape>(),
+                       [&](const dot_u8i8::Variant& v, const dot_u8i8::Shape& s) {
+                         dot_u8i8::run(v, s, acc.data(), bytes.data(), w8, bytes.data(), w8);
+                       },
+                       dot_u8i8::why_unsupported, dot_u8i8::shape_name)},
+      {"ft_refresh", expect_refused_as_stated(
+                         ft_refresh::variants(), refreshes,
+                         [](const ft_refresh::Variant& v, const ft_refresh::Shape& s) { ft_refresh::run(v, s, {}); },
+                         ft_refresh::why_unsupported, ft_refresh::shape_name)},
+      {"ft_update", expect_refused_as_stated(
+                        ft_update::variants(), updates,
+                        [](const ft_update::Variant& v, const ft_update::Shape& s) { ft_update::run(v, s, {}); },
+                        ft_update::why_unsupported, ft_update::shape_name)},
+  };
+  for (const auto& [op, n] : refused) EXPECT_GT(n, 0) << op;
 }
+#undef NNUELAB_REFUSALS_OF
+#undef NNUELAB_RUN_ONE
 
 // The op-level limits at both edges of each bound, on each op's scalar variant (it supports
 // every shape its op accepts): the edge itself accepted, one step past it refused with the
