@@ -97,11 +97,14 @@ inline void require_available(const VariantInfo& info) {
 // that throws refuse_unsupported's message. Kept inline beside the formatting call, the
 // Refusal's fields (the numbers its message prints) were built on every accepted call and
 // held registers across the variant's supports() call; tested alone, only the tests are
-// left. `refusal` and `shape_name` are the op's functions (or lambdas calling them).
+// left. `refusal` and `shape_name` are the op's functions (or lambdas calling them); the
+// refusal depends only on (v, s) and the CPU, so the second ask refuses too
+// (Errors.*RefuseWhatWhyUnsupportedSays check every op's entries against why_unsupported).
 template <class V, class Shape, class Why, class Name>
 [[noreturn, gnu::cold, gnu::noinline]] void refuse_shape_of(const V& v, const Shape& s, Why refusal,
                                                             Name shape_name) {
-  refuse_unsupported(v.info.name, shape_name(s), refusal(v, s));
+  if (const Refusal why = refusal(v, s)) refuse_unsupported(v.info.name, shape_name(s), why);
+  throw std::logic_error(v.info.name + ": the shape's refusal was not empty as a test but empty when asked again");
 }
 template <class V, class Shape, class Why, class Name>
 [[gnu::always_inline]] inline void check_shape(const V& v, const Shape& s, Why refusal, Name shape_name) {
