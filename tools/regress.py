@@ -181,14 +181,22 @@ def environment(binary):
 
 
 def reference_of(name):
-    """affine/avx2/dense_rows4/1024x32/chunk:15 -> affine/scalar/reference/1024x32/chunk:15"""
-    parts = name.split("/")
-    return "/".join([parts[0], "scalar", "reference"] + parts[3:])
+    """affine/avx2/dense_rows4/1024x32/chunk:15 -> affine/scalar/reference/1024x32/chunk:15
+    (None for a name outside the grammar, results.parse)."""
+    p = R.parse(name)
+    return p and f"{p['op']}/scalar/reference/{p['shape']}/{p['kind']}:{p['pct']}"
 
 
 def is_reference(name):
     """Whether a benchmark name <op>/<isa>/<technique>/... is its op's scalar reference."""
-    return name.split("/")[1:3] == ["scalar", "reference"]
+    p = R.parse(name)
+    return bool(p) and (p["isa"], p["tech"]) == ("scalar", "reference")
+
+
+def op_shape(name):
+    """A grammar name's (op, shape): the key of its reference in the timing ratios."""
+    p = R.parse(name)
+    return p and (p["op"], p["shape"])
 
 
 def fmt(x):
@@ -218,7 +226,7 @@ def compare(base, now, threshold, filt=None):
         b, c = base.get(n), now.get(n)
         ref = now.get(reference_of(n))
         # An -emu case's ratio would compare SIMDe's emulation with a native reference.
-        emulated = R.emulated_isa(n.split("/")[1])
+        emulated = R.emulated_isa((R.parse(n) or {}).get("isa"))
         ratio = "   emu" if emulated else f"{c / ref:6.2f}" if c is not None and ref else "     -"
         verdict, pct = verdict_of(b, c, threshold)
         change = "-" if pct is None else f"{pct:+7.2f}%"
@@ -375,17 +383,16 @@ def bench_names(bench, binary, filt):
     listed = subprocess.run([bench, "--benchmark_list_tests"], capture_output=True, text=True, check=True).stdout
     by_prefix = {}
     for line in listed.splitlines():
-        parts = line.split("/")
-        if len(parts) >= 5:
-            by_prefix.setdefault("/".join(parts[:5]), line)
+        if R.parse(line):
+            by_prefix.setdefault(R.base_name(line), line)
     p = subprocess.run([binary, "--list"] + (["--filter", filt] if filt else []), capture_output=True, text=True)
     if p.returncode != 0:
         die(f"{binary} --list failed (exit {p.returncode}): {p.stderr.strip()[-300:]}", 1)
     cases = p.stdout.split()
     picked = []
     for c in cases:
-        parts = c.split("/")
-        dense = "/".join(parts[:4] + ["dense:100"])
+        f = R.parse(c)
+        dense = f and f"{f['op']}/{f['isa']}/{f['tech']}/{f['shape']}/dense:100"
         key = c if c in by_prefix else dense if dense in by_prefix else None
         if key and key not in picked:
             picked.append(key)
@@ -632,11 +639,10 @@ def cmd_timing(a):
         runs = {}
         for b in d["benchmarks"]:
             if timed(b):
-                runs.setdefault("/".join(b["name"].split("/")[:5]), []).append(b["real_time"])
+                runs.setdefault(R.base_name(b["name"]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
-        refs = {(k.split("/")[0], k.split("/")[3]): v for k, v in meds.items() if is_reference(k)}
-        return meds, {k: v / refs[(k.split("/")[0], k.split("/")[3])] for k, v in meds.items()
-                      if (k.split("/")[0], k.split("/")[3]) in refs}
+        refs = {op_shape(k): v for k, v in meds.items() if is_reference(k)}
+        return meds, {k: v / refs[op_shape(k)] for k, v in meds.items() if op_shape(k) in refs}
 
     meds, now_ratio = ratios(data)
     # Each case's kernel fingerprinted (kernel_code: its machine code without addresses), so
