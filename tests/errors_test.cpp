@@ -137,9 +137,7 @@ std::vector<Shape> grid(const std::vector<int>& counts, const std::vector<int>& 
 }
 template <class Shape>
 std::vector<Shape> count_grid() {
-  std::vector<Shape> g;
-  for (int n : kGridCounts) g.push_back(Shape{n});
-  return g;
+  return grid<Shape>(kGridCounts, {0});  // one shape per count
 }
 const std::vector<int> kGridShifts = {-1, 0, 6, 8, 9, 28, 29, 31, 32};
 

@@ -642,7 +642,7 @@ def cmd_timing(a):
                 runs.setdefault(R.base_name(b["name"]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
         refs = {op_shape(k): v for k, v in meds.items() if is_reference(k)}
-        return meds, {k: v / refs[op_shape(k)] for k, v in meds.items() if op_shape(k) in refs}
+        return meds, {k: v / refs[key] for k, v in meds.items() if (key := op_shape(k)) in refs}
 
     meds, now_ratio = ratios(data)
     # Each case's kernel fingerprinted (kernel_code: its machine code without addresses), so
