@@ -524,7 +524,8 @@ TEST(Fen, ParsesBoardSideAndCounts) {
   // line's operations after en passant.
   for (const char* fen : {"8/8/8/8/8/8/8/K6k w -", "8/8/8/8/8/8/8/K6k w KQkq", "8/8/8/8/8/8/8/K6k w HFhf -",
                           "8/8/8/8/8/8/8/K6k w Kq c6", "8/8/8/8/8/8/8/K6k b - e3 0", "8/8/8/8/8/8/8/K6k w - - 99 120",
-                          "8/8/8/8/8/8/8/K6k w - - bm Ka2; id \"x 1\";", "8/8/8/8/8/8/8/K6k b Qk - 0 1"})
+                          "8/8/8/8/8/8/8/K6k w - - bm Ka2; id \"x 1\";", "8/8/8/8/8/8/8/K6k b Qk - 0 1",
+                          "8/8/8/8/8/8/8/K6k w - - 0 1 c0 \"after the counters\";"})
     EXPECT_NO_THROW(parse_fen(fen)) << fen;
 }
 
@@ -551,6 +552,10 @@ TEST(Fen, BadFensGiveClearErrors) {
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0x 1", "half-move clock \"0x\""},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "move number \"0\" is not a whole number >= 1"},
       {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1", "move number \"-1\""},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "half-move clock \"-1\""},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +5 1", "half-move clock \"+5\""},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 7", "\"7\" after the move number"},
+      {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;", "neither the end nor an EPD operation"},
   };
   for (const auto& [fen, needle] : bad) {
     try {

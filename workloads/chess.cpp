@@ -32,7 +32,13 @@ bool whole_number(const std::string& s) {
 // En passant: "-", or the square behind a pawn that just moved two: rank 6 when white is
 // to move, rank 3 when black is. Then either the two move counters (half-move clock >= 0,
 // move number >= 1) or, in an EPD line, its operations ("bm e4; id ...;"), which start
-// with a letter and are not read.
+// with a letter and are not read; operations may also follow the counters. Anything else
+// (a signed or non-numeric counter, a third number) is refused: it is a typo, not a field.
+bool starts_with_letter(const std::string& s) {
+  const char lower = char(s[0] | 0x20);
+  return lower >= 'a' && lower <= 'z';
+}
+
 void check_move_fields(const std::string& fen, std::istringstream& in, Color side) {
   std::string castling, ep, halfmove, fullmove;
   if (!(in >> castling)) return;
@@ -54,11 +60,14 @@ void check_move_fields(const std::string& fen, std::istringstream& in, Color sid
   if (ep != "-" && !(ep.size() == 2 && ep[0] >= 'a' && ep[0] <= 'h' && ep[1] == ep_rank))
     fail(fen, "en passant field \"" + ep + "\" is not - or a square on rank " + ep_rank + " (" +
                   (side == kWhite ? "white" : "black") + " to move)");
-  if (!(in >> halfmove) || !(halfmove[0] >= '0' && halfmove[0] <= '9')) return;  // none, or EPD operations
+  if (!(in >> halfmove) || starts_with_letter(halfmove)) return;  // none, or EPD operations
   if (!whole_number(halfmove)) fail(fen, "half-move clock \"" + halfmove + "\" is not a whole number >= 0");
   if (!(in >> fullmove)) return;
   if (!whole_number(fullmove) || fullmove.find_first_not_of('0') == std::string::npos)
     fail(fen, "move number \"" + fullmove + "\" is not a whole number >= 1");
+  std::string rest;
+  if (in >> rest && !starts_with_letter(rest))
+    fail(fen, "\"" + rest + "\" after the move number is neither the end nor an EPD operation");
 }
 
 }  // namespace
