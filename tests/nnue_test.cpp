@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -430,6 +431,32 @@ TEST(NnueLoad, TruncatedCorruptAndPaddedFilesGiveClearErrors) {
   auto count = good;
   count[12 + desc + 4 + 17] ^= 0x01;  // the first LEB128 byte count
   expect_net_error(count, "feature transformer", "LEB128 byte count");
+}
+
+// A folder, a missing path and an empty file, through every reader of a whole file: a
+// clear error naming the path (a folder used to surface as libstdc++'s "basic_filebuf::
+// underflow" from the first read), never a net or trace of no bytes.
+TEST(NnueLoad, FoldersAndMissingFilesGiveClearErrors) {
+  const std::string folder = ::testing::TempDir();
+  const std::string missing = folder + "/nnuelab-no-such-file.nnue";
+  const std::string empty = folder + "/nnuelab-empty-file.u8";
+  { std::ofstream(empty, std::ios::binary); }
+  const auto expect_error = [](auto&& call, const std::string& needle, const std::string& what) {
+    try {
+      call();
+      ADD_FAILURE() << what << ": no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << what << ": " << e.what();
+    }
+  };
+  expect_error([&] { load_network(folder); }, "net " + folder + ": is a folder, not a file", "net: a folder");
+  expect_error([&] { load_network(missing); }, "net " + missing + ": no such file", "net: missing");
+  expect_error([&] { load_network(empty); }, "truncated", "net: empty");
+  expect_error([&] { workloads::load_trace_file(folder, 1024); }, "trace " + folder + ": is a folder", "trace: a folder");
+  expect_error([&] { workloads::load_trace_file(missing, 1024); }, "no such file", "trace: missing");
+  expect_error([&] { workloads::load_trace_file(empty, 1024); }, "holds 0 bytes", "trace: empty");
+  EXPECT_TRUE(workloads::read_file_bytes(empty, "file").empty());
+  std::remove(empty.c_str());
 }
 
 // ---- fuzz-style: thousands of mutated nets and FENs, never a crash --------------------

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -100,9 +101,7 @@ int main(int argc, char** argv) {
     }
     Network net = load_network(path);
     if (!permute_from.empty()) {
-      std::ifstream t(permute_from, std::ios::binary);
-      if (!t) throw std::runtime_error("cannot read " + permute_from);
-      const std::vector<std::uint8_t> rows{std::istreambuf_iterator<char>(t), std::istreambuf_iterator<char>()};
+      const std::vector<std::uint8_t> rows = read_file_bytes(permute_from, "trace");
       permute_ft_neurons(net, neurons_by_activity(rows, net.l1));
       net.name = (net.name.ends_with(".nnue") ? net.name.substr(0, net.name.size() - 5) : net.name) + "-perm.nnue";
     }
@@ -128,6 +127,7 @@ int main(int argc, char** argv) {
       print_times(times, engine);
       return 0;
     }
+    if (std::filesystem::is_directory(epd)) throw std::runtime_error("--epd " + epd + ": is a folder, not a file");
     std::ifstream f(epd);
     if (!f) throw std::runtime_error("cannot read " + epd);
     std::ofstream out;
@@ -140,7 +140,6 @@ int main(int argc, char** argv) {
       out.open(trace, std::ios::binary);
       if (!out) throw std::runtime_error("cannot write " + trace);
     }
-    std::printf("fen\tbucket\tpsqt\tpositional\tvalue\n");
     std::string line;
     long lineno = 0, positions = 0;
     while (std::getline(f, line)) {
@@ -155,12 +154,13 @@ int main(int argc, char** argv) {
       }
       const Evaluation e = engine.evaluate(pos, &times);
       if (out.is_open()) out.write(reinterpret_cast<const char*>(e.ft_out.data()), std::streamsize(e.ft_out.size()));
-      // The line as given (an EPD line's operations, if any, included).
+      // The line as given (an EPD line's operations, if any, included); the header before
+      // the first one, so a file of no position prints only its error.
+      if (positions == 1) std::printf("fen\tbucket\tpsqt\tpositional\tvalue\n");
       std::printf("%s\t%d\t%d\t%d\t%d\n", line.c_str(), e.bucket, e.psqt, e.positional, e.value);
     }
-    // A folder opens as a stream and reads as nothing; a file of no position is no evaluation
-    // (and would leave an empty trace): both are refused rather than printing a bare header.
-    if (f.bad()) throw std::runtime_error("read error on " + epd + " (a folder?)");
+    // A file of no position is no evaluation (and would leave an empty trace): refused.
+    if (f.bad()) throw std::runtime_error("read error on " + epd);
     if (positions == 0) throw std::runtime_error(epd + ": no position (empty, or only blank and # lines)");
     if (out.is_open() && !out.flush()) throw std::runtime_error("write error on " + trace);
     if (times.evaluations) print_times(times, engine);

@@ -71,10 +71,24 @@ std::vector<TraceFile> find_traces() {
   return out;
 }
 
-InputPool load_trace_file(const std::string& path, int width) {
+std::vector<std::uint8_t> read_file_bytes(const std::string& path, const std::string& what) {
+  const auto fail = [&](const std::string& why) { throw std::runtime_error(what + " " + path + ": " + why); };
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail("is a folder, not a file");
   std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error("trace " + path + " is missing");
-  std::vector<char> raw((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (!f) fail(std::filesystem::exists(path, ec) ? "cannot open the file" : "no such file");
+  std::vector<std::uint8_t> bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure& e) {  // libstdc++'s filebuf throws on a failed read
+    fail(std::string("read error (") + e.what() + ")");
+  }
+  if (f.bad()) fail("read error");
+  return bytes;
+}
+
+InputPool load_trace_file(const std::string& path, int width) {
+  const std::vector<std::uint8_t> raw = read_file_bytes(path, "trace");
   if (width < 1 || raw.empty() || raw.size() % width)
     throw std::runtime_error("trace " + path + " holds " + std::to_string(raw.size()) +
                              " bytes, not a whole number of " + std::to_string(width) + "-byte rows");

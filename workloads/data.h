@@ -1,5 +1,6 @@
 // Real data from ../shared/data (Stockfish nets, positions, recorded traces).
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -7,6 +8,11 @@
 #include "workloads/synthetic.h"
 
 namespace nnuelab::workloads {
+
+// A whole file's bytes. Throws std::runtime_error "<path>: <why>" when it does not exist or
+// cannot be opened, is a folder (which opens as a stream on Linux and fails on the first
+// read), or a read fails part way; `what` ("net", "trace", ...) starts the message.
+std::vector<std::uint8_t> read_file_bytes(const std::string& path, const std::string& what);
 
 // The data folder: $NNUELAB_DATA if set, else <source tree>/../shared/data; nullopt (with
 // the reason in *why) when it does not exist. Tests that need it skip with that reason.

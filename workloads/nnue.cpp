@@ -192,10 +192,12 @@ void check_network(const Network& net) {
 }
 
 Network load_network(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw NetError(path + ": cannot open the file");
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) throw NetError(path + ": read error");
+  std::vector<std::uint8_t> bytes;
+  try {
+    bytes = read_file_bytes(path, "net");
+  } catch (const std::runtime_error& e) {
+    throw NetError(e.what());
+  }
   const auto slash = path.find_last_of('/');
   return parse_network(bytes, slash == std::string::npos ? path : path.substr(slash + 1));
 }
