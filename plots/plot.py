@@ -110,13 +110,19 @@ def crossover(best_sparse, dense_ns):
 
 def variant_styles(results):
     """Colour and marker per variant, the same in every subplot (sorted by ISA, then name)."""
-    names = sorted({r.variant for r in results}, key=lambda v: (isa_key(v.split("/")[1]), v))
+    names = sorted_variants(results)
     return {v: (PALETTE[i % len(PALETTE)], MARKERS[i % len(MARKERS)]) for i, v in enumerate(names)}
+
+
+def sorted_variants(results):
+    """The results' variant names (op/isa/technique), sorted by ISA, then name."""
+    isa = {r.variant: r.isa for r in results}
+    return sorted(isa, key=lambda v: (isa_key(isa[v]), v))
 
 
 def short(variant):
     """isa/technique: the legend's name of a variant (the op is in the title)."""
-    return variant.split("/", 1)[1]
+    return variant.partition("/")[2]
 
 
 def no_data(ax, text):
@@ -215,10 +221,11 @@ NNZ_FAMILY = [("compress", "tab:purple"), ("bitset", "tab:green"), ("lut", "tab:
 
 def nnz_styles(results):
     """Colour per variant by family (shades within it), marker per variant; the same in every subplot."""
-    names = sorted({r.variant for r in results}, key=lambda v: (isa_key(v.split("/")[1]), v))
+    results = list(results)  # read twice below; callers pass generators
+    tech_of = {r.variant: r.tech for r in results}
     seen, out = {}, {}
-    for i, v in enumerate(names):
-        tech = v.split("/")[2]
+    for i, v in enumerate(sorted_variants(results)):
+        tech = tech_of[v]
         base = next((c for key, c in NNZ_FAMILY if key in tech), None)
         k = seen[base] = seen.get(base, -1) + 1
         color = tuple(x * (1 - 0.25 * (k % 3)) for x in matplotlib.colors.to_rgb(base)) if base else PALETTE[i % 20]

@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "plots"))
-from results import MACHINE_OPS, parse  # noqa: E402  (the one reader of the name grammar)
+from results import MACHINE_OPS, base_name, parse  # noqa: E402  (the one reader of the name grammar)
 
 LINE = 64  # bytes in a cache line (and in Zen's op-cache and fetch windows' multiples)
 
@@ -335,7 +335,7 @@ def main(argv):
             c = json.load(f)
         if c.get("format") != regress.BASELINE_FORMAT:
             raise ValueError("not in the compact form the committed baselines have")
-        cases = sorted({"/".join(k.split("/")[:5]) for k in c["real_time"]})
+        cases = sorted({base_name(k) for k in c["real_time"]})
         c["code"] = fingerprints(bench, cases)
     except (OSError, ValueError, subprocess.CalledProcessError) as e:
         print(f"kernel_code: {path}: {e}", file=sys.stderr)

@@ -47,7 +47,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
-from results import ResultError, base_name  # noqa: E402
+from results import ResultError, base_name, parse  # noqa: E402  (the one reader of the name grammar)
 from common import at_least, cpu_model, number_in, pin_command  # noqa: E402
 import ab  # noqa: E402  (its turn order and per-turn reading)
 import kernel_code  # noqa: E402
@@ -477,6 +477,15 @@ def benchmarks(bench, regex):
     return [base_name(n) for n in p.stdout.split()]
 
 
+def fields(name):
+    """The grammar fields of a benchmark's name (results.parse of its base name), with
+    `case`: <shape>/<kind>:<pct>, what the report's columns and groups are headed by."""
+    p = parse(base_name(name))
+    if p is None:
+        raise PlacementError(f"{name} is not a benchmark name of the form op/isa/technique/shape/kind:percent")
+    return dict(p, case=f"{p['shape']}/{p['kind']}:{p['pct']}")
+
+
 def kernels_of(names):
     """{kernel function: [the benchmarks named that time it]}, in the order first named;
     PlacementError for a benchmark without a kernel of its own or not placeable."""
@@ -485,7 +494,7 @@ def kernels_of(names):
         f = kernel_code.kernel_function(n)
         if f is None:
             raise PlacementError(f"{n} times no kernel of its own (a floor, a peak or a reference)")
-        if n.split("/")[0] not in PLACEABLE_OPS:
+        if fields(n)["op"] not in PLACEABLE_OPS:
             raise PlacementError(f"{n}: only the benchmarks of {', '.join(PLACEABLE_OPS)} run a placed copy")
         funcs.setdefault(f, []).append(n)
     return funcs
@@ -573,7 +582,7 @@ def report(kernel, entry, names, keys, medians, lines=False, times=None, hot=Non
         why = why or "callgrind's run never executed the kernel's loops (a variant valgrind's CPU lacks?)"
         print(f"the 'loop head' column is the innermost loop's, which need not be the one that runs: {why}")
     print(f"CPU: {cpu_model()}; ns per call, median over turns of each turn's fastest repetition\n")
-    short = [n.split("/", 3)[3] for n in names]
+    short = [fields(n)["case"] for n in names]
     width = max(12, *(len(s) for s in short))
     print(f"{'placement':<20}{'loop head':>10}{'per line' if path else '':>10}  " +
           "  ".join(f"{s:>{width}}" for s in short))
@@ -650,14 +659,15 @@ def summary(swept):
         turns = "     -" if within is None else f"{within:5.2f}x" + ("*" if hi / lo <= within else "")
         print(f"{n:<{width}}  {linked:>9,.1f}  {copy:>9}  {lo:>9,.1f}  {hi:>9,.1f}  {hi / lo:5.2f}x  {turns}")
     groups = {}
+    def tech(r):
+        return fields(r[0])["tech"]
     for r in rows:
-        tech = r[0].split("/")[2]
-        given = re.search(r"_from_(bits|list)$", tech)
-        where = "/".join(r[0].split("/")[3:]) + (f", given the {given.group(1)}" if given else "")
+        given = re.search(r"_from_(bits|list)$", tech(r))
+        where = fields(r[0])["case"] + (f", given the {given.group(1)}" if given else "")
         groups.setdefault(where, []).append(r)
 
     def named(r, i):
-        return f"{r[0].split('/')[2]} {r[i]:,.1f}"
+        return f"{tech(r)} {r[i]:,.1f}"
     for where, rs in groups.items():
         if len(rs) < 2:
             continue
@@ -665,7 +675,7 @@ def summary(swept):
         same = linked[0] == fastest[0] == slowest[0]
         # A winner that "moves" because one kernel's time jumps between processes at a
         # single placement says nothing of placement.
-        unsure = sorted({r[0].split("/")[2] for r in (linked, fastest, slowest)
+        unsure = sorted({tech(r) for r in (linked, fastest, slowest)
                          if r[5] is not None and r[4] / r[3] <= r[5]})
         verdict = "the same kernel" if same else "the winner moves with placement" + \
             (f", or from run to run: {', '.join(unsure)} moves as much between turns of one placement"
@@ -674,8 +684,8 @@ def summary(swept):
               f"its slowest {named(slowest, 4)}: {verdict}")
         rivals = [r for r in sorted(rs, key=lambda r: r[3]) if r is not slowest and r[3] < slowest[4]]
         if rivals:
-            print(f"  beating {slowest[0].split('/')[2]}'s slowest placement ({slowest[4]:,.1f}) at some placement: " +
-                  ", ".join(f"{r[0].split('/')[2]} ({r[3]:,.1f}-{r[4]:,.1f})" for r in rivals))
+            print(f"  beating {tech(slowest)}'s slowest placement ({slowest[4]:,.1f}) at some placement: " +
+                  ", ".join(f"{tech(r)} ({r[3]:,.1f}-{r[4]:,.1f})" for r in rivals))
 
 
 def main(argv):
