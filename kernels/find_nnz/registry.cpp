@@ -1,6 +1,5 @@
 #include "kernels/find_nnz/registry.h"
 
-#include <stdexcept>
 #include <vector>
 
 #include "kernels/common/arg_checks.h"
