@@ -42,6 +42,10 @@ ROWS = (
     ("nnuelab_noise", ["1", "2"], 2, "one argument at most"),
     ("nnuelab_eval", ["--net", "99999999999", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"], 1,
      "--net takes a whole number 1..1048576, not '99999999999'"),
+    # A folder given as the net read as libstdc++'s "basic_filebuf::underflow error".
+    ("nnuelab_eval", ["--net", "/", "--fen", "8/8/8/8/8/8/8/K6k w"], 1, "net /: is a folder, not a file"),
+    ("nnuelab_eval", ["--net", "/nonexistent/nn.nnue", "--fen", "8/8/8/8/8/8/8/K6k w"], 1,
+     "net /nonexistent/nn.nnue: no such file"),
     # Google Benchmark timed nothing at 0 repetitions and exited 0; -1 failed in it with
     # "vector::reserve"; --budget=nan passed a `b < 0` test.
     ("bench/nnuelab_bench", ["--benchmark_repetitions=0", "--benchmark_filter=^crelu16/scalar/"], 2,
