@@ -9,9 +9,9 @@
 
 namespace nnuelab::workloads {
 
-// A whole file's bytes. Throws std::runtime_error "<path>: <why>" when it does not exist or
-// cannot be opened, is a folder (which opens as a stream on Linux and fails on the first
-// read), or a read fails part way; `what` ("net", "trace", ...) starts the message.
+// A whole file's bytes. Throws std::runtime_error "<what> <path>: <why>" (`what`: "net",
+// "trace", ...) when it does not exist or cannot be opened, is a folder (which opens as a
+// stream on Linux and fails on the first read), or a read fails part way.
 std::vector<std::uint8_t> read_file_bytes(const std::string& path, const std::string& what);
 
 // The data folder: $NNUELAB_DATA if set, else <source tree>/../shared/data; nullopt (with
