@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -289,6 +290,19 @@ int main(int argc, char** argv) {
         // Google Benchmark times nothing at 0 and exits 0; a negative count failed inside
         // it with "vector::reserve".
         if (!number([&] { tools::whole_number("--benchmark_repetitions", argv[i] + 24, 1, 1'000'000); })) return 2;
+      }
+      if (std::strncmp(argv[i], "--benchmark_filter=", 19) == 0) {
+        // Google Benchmark compiles the filter as a POSIX extended std::regex (a leading '-'
+        // negates it) and, when it does not compile, says so and selects nothing, which
+        // then read as "no benchmark selected" below: refused here with the reason instead.
+        const char* spec = argv[i] + 19;
+        try {
+          std::regex(spec + (*spec == '-'), std::regex::extended | std::regex::nosubs);
+        } catch (const std::regex_error& e) {
+          std::fprintf(stderr, "nnuelab_bench: --benchmark_filter '%s' is not a regular expression (POSIX extended, "
+                               "as Google Benchmark reads it): %s\n", spec, e.what());
+          return 2;
+        }
       }
       // Read as Google Benchmark reads them (--benchmark_list_tests=0 is false there too).
       bench::read_bool_flag(argv[i], "--benchmark_list_tests", &list_only);

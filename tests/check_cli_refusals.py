@@ -53,6 +53,12 @@ ROWS = (
     ("bench/nnuelab_bench", ["--benchmark_repetitions=-1", "--benchmark_filter=^crelu16/scalar/"], 2,
      "--benchmark_repetitions takes a whole number 1..1000000, not '-1'"),
     ("bench/nnuelab_bench", ["--budget=nan", "--benchmark_filter=^crelu16/scalar/"], 2, "--budget takes a number >= 0 and <= 10000000, not 'nan'"),
+    # Google Benchmark said it could not compile the filter, then nnuelab_bench that no
+    # benchmark was selected; a leading '-' (a negative filter) is not part of the regex.
+    ("bench/nnuelab_bench", ["--benchmark_filter=crelu16/(scalar"], 2,
+     "--benchmark_filter 'crelu16/(scalar' is not a regular expression (POSIX extended"),
+    ("bench/nnuelab_bench", ["--benchmark_filter=-[", "--benchmark_list_tests"], 2, "--benchmark_filter '-[' is not a regular expression"),
+    ("bench/nnuelab_bench", ["--benchmark_filter=-^[^c]", "--benchmark_list_tests"], 0, "crelu16/scalar/"),
 )
 
 build = sys.argv[1]
