@@ -44,12 +44,17 @@ def anchors(heads):
     return out
 
 
+def contents_at(heads):
+    """The index in heads of the "## Contents" heading, or None."""
+    return next((k for k, (lvl, text, _) in enumerate(heads) if f"{'#' * lvl} {text}" == CONTENTS), None)
+
+
 def contents_block(lines, heads):
     """(first, end) line indices of the list under "## Contents" (end exclusive), or None."""
-    at = next((i for lvl, text, i in heads if f"{'#' * lvl} {text}" == CONTENTS), None)
+    at = contents_at(heads)
     if at is None:
         return None
-    first = at + 1
+    first = heads[at][2] + 1
     while first < len(lines) and not lines[first].strip():
         first += 1
     end = first
@@ -60,8 +65,8 @@ def contents_block(lines, heads):
 
 def wanted_contents(heads, names):
     """The contents list: every ## and ### heading after the contents' own, linked."""
-    after = [i for i, (lvl, text, _) in enumerate(heads) if f"{'#' * lvl} {text}" == CONTENTS]
-    start = after[0] + 1 if after else 0
+    at = contents_at(heads)
+    start = at + 1 if at is not None else 0
     rows = []
     for (lvl, text, _), a in list(zip(heads, names))[start:]:
         if lvl in (2, 3):

@@ -658,12 +658,14 @@ def summary(swept):
         copy = "-" if own is None else f"{own:,.1f}"
         turns = "     -" if within is None else f"{within:5.2f}x" + ("*" if hi / lo <= within else "")
         print(f"{n:<{width}}  {linked:>9,.1f}  {copy:>9}  {lo:>9,.1f}  {hi:>9,.1f}  {hi / lo:5.2f}x  {turns}")
-    groups = {}
+    parsed = {r[0]: fields(r[0]) for r in rows}  # each name read once
+
     def tech(r):
-        return fields(r[0])["tech"]
+        return parsed[r[0]]["tech"]
+    groups = {}
     for r in rows:
         given = re.search(r"_from_(bits|list)$", tech(r))
-        where = fields(r[0])["case"] + (f", given the {given.group(1)}" if given else "")
+        where = parsed[r[0]]["case"] + (f", given the {given.group(1)}" if given else "")
         groups.setdefault(where, []).append(r)
 
     def named(r, i):
