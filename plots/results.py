@@ -104,6 +104,16 @@ def emulated_isa(isa):
     return (isa or "").endswith("-emu")
 
 
+def given_of(tech):
+    """What a timed affine form was handed instead of finding its non-zero chunks itself,
+    by its technique's name: "bits" (`_from_bits`, the producer's bitset), "list"
+    (`_from_list`, the list made outside the clock: the walk alone), or None."""
+    for what in ("bits", "list"):
+        if (tech or "").endswith("_from_" + what):
+            return what
+    return None
+
+
 class Result:
     """One benchmark: all its repetitions folded into medians."""
 
@@ -125,13 +135,8 @@ class Result:
 
     @property
     def given(self):
-        """What a timed affine form was handed instead of finding its non-zero chunks
-        itself: "bits" (`_from_bits`, the producer's bitset), "list" (`_from_list`, the
-        list made outside the clock: the walk alone), or None."""
-        for what in ("bits", "list"):
-            if (self.tech or "").endswith("_from_" + what):
-                return what
-        return None
+        """given_of(the technique)."""
+        return given_of(self.tech)
 
     @property
     def variant(self):

@@ -47,7 +47,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "plots"))
-from results import ResultError, base_name, parse  # noqa: E402  (the one reader of the name grammar)
+from results import ResultError, base_name, given_of, parse  # noqa: E402  (the one reader of the name grammar)
 from common import at_least, cpu_model, number_in, pin_command  # noqa: E402
 import ab  # noqa: E402  (its turn order and per-turn reading)
 import kernel_code  # noqa: E402
@@ -664,8 +664,8 @@ def summary(swept):
         return parsed[r[0]]["tech"]
     groups = {}
     for r in rows:
-        given = re.search(r"_from_(bits|list)$", tech(r))
-        where = parsed[r[0]]["case"] + (f", given the {given.group(1)}" if given else "")
+        given = given_of(tech(r))
+        where = parsed[r[0]]["case"] + (f", given the {given}" if given else "")
         groups.setdefault(where, []).append(r)
 
     def named(r, i):
