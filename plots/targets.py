@@ -228,12 +228,28 @@ def line_fit(points):
     return my - slope * mx, slope
 
 
+def r_squared(points, fit):
+    """The share of the y's variance the line fit = (intercept, slope) explains: 1 when every
+    point is on it, 0 (or below) when it explains nothing."""
+    my = sum(y for _, y in points) / len(points)
+    total = sum((y - my) ** 2 for _, y in points)
+    if total == 0:
+        return 1.0
+    return 1 - sum((y - (fit[0] + fit[1] * x)) ** 2 for x, y in points) / total
+
+
+# Below this R² the medians' line is the noise's more than the form's: the row adds the line
+# through the fastest repetitions (a slow spell only adds time: results.Result.best).
+SCATTERED = 0.9
+
+
 def cost_rows(m, peak):
     """Per synthetic sparse shape and AVX2 form scanning its input, its fixed and per-chunk
     cost: a line through the form's times at the densities of DENSITIES it was timed at,
     against its non-zero chunks per call (the nnz_chunks counter; the density's share of
     the chunks when a file lacks it). The NNZ_DENSITY winner first and marked, the others by
-    their time there. [] when no form has two densities."""
+    their time there. [] when no form has two densities. The last cell is the line's R²;
+    under SCATTERED, with the line through the fastest repetitions beside it."""
     rate = peak.counter("macs_per_ns") if peak is not None else None
     rows = []
     for shape in SPARSE_SHAPES:
@@ -247,17 +263,26 @@ def cost_rows(m, peak):
         order = sorted({r.tech for r in rs}, key=lambda t: (at[t].time if t in at else float("inf"), t))
         for tech in order:
             mine = sorted((r for r in rs if r.tech == tech), key=lambda r: r.pct)
-            fit = line_fit([(r.counter("nnz_chunks", inputs / 4 * r.pct / 100), r.time) for r in mine])
+            chunks = [r.counter("nnz_chunks", inputs / 4 * r.pct / 100) for r in mine]
+            points = list(zip(chunks, (r.time for r in mine)))
+            fit = line_fit(points)
             if fit is None:
                 continue
             fixed, per_chunk = fit
+            r2 = r_squared(points, fit)
+            how = f"R² {r2:.2f}"
+            if r2 < SCATTERED and all(r.best is not None for r in mine):
+                fastest = list(zip(chunks, (r.best for r in mine)))
+                f_fit = line_fit(fastest)
+                how += (f"; the fastest repetitions: {f_fit[0]:,.1f} ns + {f_fit[1]:.2f} ns per chunk "
+                        f"(R² {r_squared(fastest, f_fit):.2f})")
             mark = f" (the {NNZ_DENSITY}% winner)" if best is not None and tech == best.tech else ""
             share = f" ({fixed / at[tech].time * 100:.0f}% of its {NNZ_DENSITY}% call)" if tech in at else ""
             rows.append([f"sparse {shape}", f"`{tech}`{mark} at {'/'.join(f'{r.pct:g}' for r in mine)}%",
                          f"{fixed:,.1f} ns{share}",
                          f"{per_chunk:.2f} ns" + (f" ({peak_chunk / per_chunk * 100:.0f}% of the peak's rate)"
                                                   if peak_chunk and per_chunk > 0 else ""),
-                         f"{peak_chunk:.2f} ns" if peak_chunk else "-"])
+                         f"{peak_chunk:.2f} ns" if peak_chunk else "-", how])
     return rows
 
 
@@ -456,8 +481,11 @@ def main(argv=None):
         print("A straight line through each AVX2 form's times at the densities it was timed at (time against its "
               "non-zero chunks per call; forms scanning their input): the intercept is what the call costs whatever the density "
               "(the input scan, the list's steps, the call), the slope what each non-zero chunk adds, beside the "
-              "peak's time for a chunk's 4 x outputs MACs.\n")
-        print(table(["case", "form, densities", "fixed per call", "per non-zero chunk", "the peak's per chunk"], costs))
+              "peak's time for a chunk's 4 x outputs MACs, and how much of the medians' spread the line explains "
+              f"(R²; under {SCATTERED} the line through each density's fastest repetition beside it: a slow spell "
+              "in some repetitions only adds time).\n")
+        print(table(["case", "form, densities", "fixed per call", "per non-zero chunk", "the peak's per chunk",
+                     "the line's fit"], costs))
     budget, why = budget_rows(a.instructions)
     print(f"\n### The instruction budget of the synthetic targets at {NNZ_DENSITY}% (no verdicts)\n")
     if budget:

@@ -19,6 +19,7 @@ files of two CPUs are refused.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -125,6 +126,14 @@ def costs():
     b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:15", 50.0, pct_peak=99.0, nnz_chunks=57.6)
     b += bench("affine/avx2/sparse_blocked4_lut_acc1_from_bits/1536x16/chunk:10", 30.0, pct_peak=99.0, nnz_chunks=38.4)
     b += bench("affine/avx2/sparse_blocked4_lut_acc1/1024x32/chunk:15", 100.0, pct_peak=50.0, nnz_chunks=38.4)
+    # lut_acc2: medians that scatter (a slow spell in two of three repetitions at each
+    # density) while each density's fastest repetition is exactly 30 + 1.5 x its chunks:
+    # the row must add that line. Its 15% median (250) keeps lut_acc1 the winner.
+    for pct, chunks, median in ((10, 38.4, 200.0), (15, 57.6, 250.0), (20, 76.8, 180.0), (25, 96.0, 260.0)):
+        name = f"affine/avx2/sparse_blocked4_lut_acc2/1536x16/chunk:{pct}"
+        b += [dict(name=name + "/min_time:0.010/manual_time", run_name=name, run_type="iteration", real_time=t,
+                   time_unit="ns", label="", pct_peak=40.0, nnz_chunks=chunks)
+              for t in (30.0 + 1.5 * chunks, median, median * 1.05)]
     return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-29T00:00:00"},
             "benchmarks": b}
 
@@ -254,15 +263,20 @@ def main():
         cost = []
         for line in p.stdout.split("time goes", 1)[-1].split("###", 1)[0].splitlines():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if len(cells) == 5 and cells[0].startswith("sparse "):
+            if len(cells) == 6 and cells[0].startswith("sparse "):
                 cost.append(cells)
         # 40 ns of the 15% call's 40 + 2 x 57.6 = 155.2 ns is 26%.
         check(cost[:1] == [["sparse 1536x16", "`sparse_blocked4_lut_acc1` (the 15% winner) at 10/15/20/25%",
-                            "40.0 ns (26% of its 15% call)", "2.00 ns (50% of the peak's rate)", "1.00 ns"]],
-              f"the 15% winner's line first, through its own densities only (got {cost[:1]})")
+                            "40.0 ns (26% of its 15% call)", "2.00 ns (50% of the peak's rate)", "1.00 ns", "R² 1.00"]],
+              f"the 15% winner's line first, through its own densities only, on it exactly (got {cost[:1]})")
         # lut_x2's own two points: (38.4, 20) and (57.6, 300) give 14.58 ns per chunk.
-        check(len(cost) == 2 and cost[1][1] == "`sparse_blocked4_lut_x2` at 10/15%" and cost[1][3].startswith("14.58 ns"),
+        check(len(cost) == 3 and cost[2][1] == "`sparse_blocked4_lut_x2` at 10/15%" and cost[2][3].startswith("14.58 ns"),
               f"each other form its own line, the _from_bits form none (got {cost[1:]})")
+        # lut_acc2's medians scatter: their R² is low and the fastest repetitions' line is given.
+        fit = cost[1][5] if len(cost) > 1 else ""
+        r2 = re.match(r"R² (-?[0-9.]+); the fastest repetitions: 30\.0 ns \+ 1\.50 ns per chunk \(R² 1\.00\)$", fit)
+        check(cost[1][1].startswith("`sparse_blocked4_lut_acc2`") and r2 is not None and float(r2.group(1)) < 0.9,
+              f"a line the medians scatter about gives its R² and the fastest repetitions' line (got {cost[1:2]})")
         check(not any(c[0] == "sparse 1024x32" for c in cost), "no cost row for a form timed at one density")
         # The instruction budget, from an instruction file of the gate's form: 1536x16 at 15%
         # at 80% has 57.6 x 64 / 32 / 0.8 = 144 cycles; seven AVX2 forms at 5.0-11.0
