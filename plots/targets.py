@@ -238,7 +238,7 @@ def r_squared(points, fit):
     return 1 - sum((y - (fit[0] + fit[1] * x)) ** 2 for x, y in points) / total
 
 
-# Below this R² the medians' line is the noise's more than the form's: the row adds the line
+# Below this R^2 the medians' line is the noise's more than the form's: the row adds the line
 # through the fastest repetitions (a slow spell only adds time: results.Result.best).
 SCATTERED = 0.9
 
@@ -248,7 +248,7 @@ def cost_rows(m, peak):
     cost: a line through the form's times at the densities of DENSITIES it was timed at,
     against its non-zero chunks per call (the nnz_chunks counter; the density's share of
     the chunks when a file lacks it). The NNZ_DENSITY winner first and marked, the others by
-    their time there. [] when no form has two densities. The last cell is the line's R²;
+    their time there. [] when no form has two densities. The last cell is the line's R^2;
     under SCATTERED, with the line through the fastest repetitions beside it."""
     rate = peak.counter("macs_per_ns") if peak is not None else None
     rows = []
@@ -270,12 +270,12 @@ def cost_rows(m, peak):
                 continue
             fixed, per_chunk = fit
             r2 = r_squared(points, fit)
-            how = f"R² {r2:.2f}"
+            how = f"R^2 {r2:.2f}"
             if r2 < SCATTERED and all(r.best is not None for r in mine):
                 fastest = list(zip(chunks, (r.best for r in mine)))
                 f_fit = line_fit(fastest)
                 how += (f"; the fastest repetitions: {f_fit[0]:,.1f} ns + {f_fit[1]:.2f} ns per chunk "
-                        f"(R² {r_squared(fastest, f_fit):.2f})")
+                        f"(R^2 {r_squared(fastest, f_fit):.2f})")
             mark = f" (the {NNZ_DENSITY}% winner)" if best is not None and tech == best.tech else ""
             share = f" ({fixed / at[tech].time * 100:.0f}% of its {NNZ_DENSITY}% call)" if tech in at else ""
             rows.append([f"sparse {shape}", f"`{tech}`{mark} at {'/'.join(f'{r.pct:g}' for r in mine)}%",
@@ -482,7 +482,7 @@ def main(argv=None):
               "non-zero chunks per call; forms scanning their input): the intercept is what the call costs whatever the density "
               "(the input scan, the list's steps, the call), the slope what each non-zero chunk adds, beside the "
               "peak's time for a chunk's 4 x outputs MACs, and how much of the medians' spread the line explains "
-              f"(R²; under {SCATTERED} the line through each density's fastest repetition beside it: a slow spell "
+              f"(R^2; under {SCATTERED} the line through each density's fastest repetition beside it: a slow spell "
               "in some repetitions only adds time).\n")
         print(table(["case", "form, densities", "fixed per call", "per non-zero chunk", "the peak's per chunk",
                      "the line's fit"], costs))

@@ -26,10 +26,10 @@ import tempfile
 from checks import check, failures
 
 
-def bench(name, ns, reps=3, label="", **counters):
-    # Repetitions around the median ns (the median is ns exactly).
+def bench(name, ns, reps=3, label="", times=None, **counters):
+    # Repetitions around the median ns (the median is ns exactly), or the given times.
     return [dict(name=name + "/min_time:0.010/manual_time", run_name=name, run_type="iteration", real_time=t,
-                 time_unit="ns", label=label, **counters) for t in (ns * 0.98, ns, ns * 1.05)[:reps]]
+                 time_unit="ns", label=label, **counters) for t in times or (ns * 0.98, ns, ns * 1.05)[:reps]]
 
 
 def fixture():
@@ -130,10 +130,8 @@ def costs():
     # density) while each density's fastest repetition is exactly 30 + 1.5 x its chunks:
     # the row must add that line. Its 15% median (250) keeps lut_acc1 the winner.
     for pct, chunks, median in ((10, 38.4, 200.0), (15, 57.6, 250.0), (20, 76.8, 180.0), (25, 96.0, 260.0)):
-        name = f"affine/avx2/sparse_blocked4_lut_acc2/1536x16/chunk:{pct}"
-        b += [dict(name=name + "/min_time:0.010/manual_time", run_name=name, run_type="iteration", real_time=t,
-                   time_unit="ns", label="", pct_peak=40.0, nnz_chunks=chunks)
-              for t in (30.0 + 1.5 * chunks, median, median * 1.05)]
+        b += bench(f"affine/avx2/sparse_blocked4_lut_acc2/1536x16/chunk:{pct}", median,
+                   times=(30.0 + 1.5 * chunks, median, median * 1.05), pct_peak=40.0, nnz_chunks=chunks)
     return {"context": {"nnuelab_cpu_model": "Fixture CPU", "nnuelab_compiler": "GNU 0", "date": "2026-11-29T00:00:00"},
             "benchmarks": b}
 
@@ -267,16 +265,16 @@ def main():
                 cost.append(cells)
         # 40 ns of the 15% call's 40 + 2 x 57.6 = 155.2 ns is 26%.
         check(cost[:1] == [["sparse 1536x16", "`sparse_blocked4_lut_acc1` (the 15% winner) at 10/15/20/25%",
-                            "40.0 ns (26% of its 15% call)", "2.00 ns (50% of the peak's rate)", "1.00 ns", "R² 1.00"]],
+                            "40.0 ns (26% of its 15% call)", "2.00 ns (50% of the peak's rate)", "1.00 ns", "R^2 1.00"]],
               f"the 15% winner's line first, through its own densities only, on it exactly (got {cost[:1]})")
         # lut_x2's own two points: (38.4, 20) and (57.6, 300) give 14.58 ns per chunk.
         check(len(cost) == 3 and cost[2][1] == "`sparse_blocked4_lut_x2` at 10/15%" and cost[2][3].startswith("14.58 ns"),
               f"each other form its own line, the _from_bits form none (got {cost[1:]})")
-        # lut_acc2's medians scatter: their R² is low and the fastest repetitions' line is given.
+        # lut_acc2's medians scatter: their R^2 is low and the fastest repetitions' line is given.
         fit = cost[1][5] if len(cost) > 1 else ""
-        r2 = re.match(r"R² (-?[0-9.]+); the fastest repetitions: 30\.0 ns \+ 1\.50 ns per chunk \(R² 1\.00\)$", fit)
+        r2 = re.match(r"R\^2 (-?[0-9.]+); the fastest repetitions: 30\.0 ns \+ 1\.50 ns per chunk \(R\^2 1\.00\)$", fit)
         check(cost[1][1].startswith("`sparse_blocked4_lut_acc2`") and r2 is not None and float(r2.group(1)) < 0.9,
-              f"a line the medians scatter about gives its R² and the fastest repetitions' line (got {cost[1:2]})")
+              f"a line the medians scatter about gives its R^2 and the fastest repetitions' line (got {cost[1:2]})")
         check(not any(c[0] == "sparse 1024x32" for c in cost), "no cost row for a form timed at one density")
         # The instruction budget, from an instruction file of the gate's form: 1536x16 at 15%
         # at 80% has 57.6 x 64 / 32 / 0.8 = 144 cycles; seven AVX2 forms at 5.0-11.0
