@@ -42,6 +42,7 @@ not measured; 2 for a bad file or files of different CPUs.
 import argparse
 import json
 import os
+import statistics
 import sys
 from collections import OrderedDict
 
@@ -222,20 +223,15 @@ def line_fit(points):
     distinct x."""
     if len({x for x, _ in points}) < 2:
         return None
-    mx = sum(x for x, _ in points) / len(points)
-    my = sum(y for _, y in points) / len(points)
-    slope = sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
-    return my - slope * mx, slope
+    slope, intercept = statistics.linear_regression(*zip(*points))
+    return intercept, slope
 
 
-def r_squared(points, fit):
-    """The share of the y's variance the line fit = (intercept, slope) explains: 1 when every
-    point is on it, 0 (or below) when it explains nothing."""
-    my = sum(y for _, y in points) / len(points)
-    total = sum((y - my) ** 2 for _, y in points)
-    if total == 0:
-        return 1.0
-    return 1 - sum((y - (fit[0] + fit[1] * x)) ** 2 for x, y in points) / total
+def r_squared(points):
+    """The share of the y's variance the least-squares line through [(x, y)] explains (the
+    squared correlation): 1 when every point is on it, 0 when it explains nothing."""
+    xs, ys = zip(*points)
+    return 1.0 if len(set(ys)) < 2 else statistics.correlation(xs, ys) ** 2
 
 
 # Below this R^2 the medians' line is the noise's more than the form's: the row adds the line
@@ -269,13 +265,13 @@ def cost_rows(m, peak):
             if fit is None:
                 continue
             fixed, per_chunk = fit
-            r2 = r_squared(points, fit)
+            r2 = r_squared(points)
             how = f"R^2 {r2:.2f}"
             if r2 < SCATTERED and all(r.best is not None for r in mine):
                 fastest = list(zip(chunks, (r.best for r in mine)))
                 f_fit = line_fit(fastest)
                 how += (f"; the fastest repetitions: {f_fit[0]:,.1f} ns + {f_fit[1]:.2f} ns per chunk "
-                        f"(R^2 {r_squared(fastest, f_fit):.2f})")
+                        f"(R^2 {r_squared(fastest):.2f})")
             mark = f" (the {NNZ_DENSITY}% winner)" if best is not None and tech == best.tech else ""
             share = f" ({fixed / at[tech].time * 100:.0f}% of its {NNZ_DENSITY}% call)" if tech in at else ""
             rows.append([f"sparse {shape}", f"`{tech}`{mark} at {'/'.join(f'{r.pct:g}' for r in mine)}%",
