@@ -15,6 +15,8 @@
 
 namespace nnuelab::bench {
 
+inline constexpr int kNoiseCalls = 8;  // kernel calls per pass
+
 struct NoiseReport {
   std::string kernel;    // the registry name of the kernel timed
   double seconds = 0;    // how long the probe ran
@@ -28,8 +30,11 @@ struct NoiseReport {
 // Runs the probe for `seconds` (> 0); nullopt when no native dense_blocked4 runs here.
 std::optional<NoiseReport> probe_noise(double seconds);
 
-// One line: "61.3% of 10000 samples slow over 1.0 s (affine/avx2/dense_blocked4 pass 1.68x
-// slower, register chain 1.25x; longest slow stretch 44 ms)".
+// One line, e.g. (the Zen 5 guest, 2026-12-07): "45.1% of 332779 samples slow over 1.0 s
+// (affine/avx512vnni/dense_blocked4 pass 1.57x slower, register chain 1.05x; longest slow
+// stretch 22 ms); fast passes: 130.2 ns a kernel call, 1283 ns a register chain". The share
+// is relative to the probe's own fastest tenth; the absolute times are what tells two runs
+// on one machine apart when a slow state covers a whole probe.
 std::string noise_summary(const NoiseReport& r);
 
 }  // namespace nnuelab::bench

@@ -1,6 +1,7 @@
-// nnuelab_bench's command-line and progress-line helpers (bench/cli.h) and the pct_peak
-// counter's arithmetic (bench/pct_peak.h).
+// nnuelab_bench's command-line and progress-line helpers (bench/cli.h), the pct_peak
+// counter's arithmetic (bench/pct_peak.h) and the slow-spell probe (bench/noise_probe.h).
 #include "bench/cli.h"
+#include "bench/noise_probe.h"
 #include "bench/pct_peak.h"
 
 #include <gtest/gtest.h>
@@ -144,6 +145,42 @@ TEST(PctPeak, FinalFigureScalesWithTheRateButTheCvDoesNot) {
   EXPECT_DOUBLE_EQ(final_pct_peak(43e9, 86, false), 50.0);
   EXPECT_DOUBLE_EQ(final_pct_peak(4.3e9, 86, false), 5.0);  // a stddev aggregate
   EXPECT_DOUBLE_EQ(final_pct_peak(0.031, 86, true), 0.031);  // a cv aggregate: the rate's own
+}
+
+TEST(NoiseProbe, SummaryEndsWithTheFastPassesAbsoluteTimes) {
+  NoiseReport r;
+  r.kernel = "affine/avx2/dense_blocked4";
+  r.seconds = 1;
+  r.samples = 800;
+  r.slow_pct = 12.5;
+  r.kernel_fast_ns = 200;  // 8 calls: 25 ns a call
+  r.kernel_slow_ns = 300;
+  r.chain_fast_ns = 1000;
+  r.chain_slow_ns = 1100;
+  r.longest_slow_ms = 44;
+  EXPECT_EQ(noise_summary(r),
+            "12.5% of 800 samples slow over 1.0 s (affine/avx2/dense_blocked4 pass 1.50x slower, register chain "
+            "1.10x; longest slow stretch 44 ms); fast passes: 25.0 ns a kernel call, 1000 ns a register chain");
+  // No slow pass (a state covering the whole probe reads so): the absolute times remain.
+  r.slow_pct = 0;
+  r.kernel_slow_ns = r.chain_slow_ns = r.longest_slow_ms = 0;
+  EXPECT_EQ(noise_summary(r),
+            "0.0% of 800 samples slow over 1.0 s (affine/avx2/dense_blocked4 pass); fast passes: 25.0 ns a kernel "
+            "call, 1000 ns a register chain");
+}
+
+TEST(NoiseProbe, ShortProbeTimesTheWidestNativeDenseKernel) {
+  const auto r = probe_noise(0.02);
+  if (!r) GTEST_SKIP() << "no native dense_blocked4 affine variant runs on this CPU";
+  EXPECT_NE(r->kernel.find("/dense_blocked4"), std::string::npos) << r->kernel;
+  EXPECT_GT(r->samples, 0);
+  EXPECT_GT(r->kernel_fast_ns, 0);
+  EXPECT_GT(r->chain_fast_ns, 0);
+  EXPECT_GE(r->slow_pct, 0);
+  EXPECT_LE(r->slow_pct, 100);
+  // The fast passes are those at or under 1.4x the 10th percentile, so 90% of them at least.
+  EXPECT_LE(r->slow_pct, 90);
+  EXPECT_EQ(probe_noise(0), std::nullopt);
 }
 
 }  // namespace

@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
     }
     std::printf("noise: %ld samples over %.1f s; slow (kernel pass > 1.4x its 10th percentile): %.1f%%\n", r->samples,
                 r->seconds, r->slow_pct);
-    std::printf("  kernel pass (8 calls of %s 1536x16): fast %.0f ns", r->kernel.c_str(), r->kernel_fast_ns);
+    std::printf("  kernel pass (%d calls of %s 1536x16): fast %.0f ns (%.1f ns a call)", nnuelab::bench::kNoiseCalls,
+                r->kernel.c_str(), r->kernel_fast_ns, r->kernel_fast_ns / nnuelab::bench::kNoiseCalls);
     if (r->kernel_slow_ns > 0)
       std::printf(", slow %.0f ns (%.2fx)", r->kernel_slow_ns, r->kernel_slow_ns / r->kernel_fast_ns);
     std::printf("\n  chain pass (registers only): fast %.0f ns", r->chain_fast_ns);
