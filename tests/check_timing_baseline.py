@@ -109,6 +109,17 @@ with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
 
 
 # ---- the kernels' fingerprints: a bad table refused; what a listed case's note says ---------
+# Which reference a timing ratio divides by: the same shape and density where the run timed
+# it, else the same shape's dense one, else none.
+meds = {"affine/scalar/reference/1024x32/dense:100": 400.0, "affine/scalar/reference/1024x32/chunk:15": 100.0,
+        "affine/scalar/reference/1536x16/real-x:1": 50.0, "affine/scalar/reference/1536x16/dense:100": 300.0,
+        "affine/scalar/reference/3072x16/real-y:1": 70.0}
+picks = [regress.reference_time(n, meds) for n in (
+    "affine/avx2/lut_x2/1024x32/chunk:15", "affine/avx2/lut_x2/1024x32/chunk:25", "affine/avx2/lut_x2/1536x16/chunk:15",
+    "affine/avx2/lut_x2/3072x16/chunk:15", "affine/avx2/lut_x2/512x16/chunk:15")]
+check(picks == [100.0, 400.0, 300.0, 70.0, None],
+      f"timing ratios: the same density's reference, else the dense one, else the shape's only one, else none ({picks})")
+
 with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
     path = os.path.join(d, "b.json")
     with open(path, "w") as f:

@@ -199,6 +199,19 @@ def op_shape(name):
     return p and (p["op"], p["shape"])
 
 
+def reference_time(name, meds):
+    """The time `name` is divided by in the timing ratios, from meds (base name -> median ns):
+    its op's scalar reference at the same shape and density kind where the run timed it
+    (reference_of), else at the same shape, the dense:100 one if there are several (the
+    quick grid times each op's reference at one density per shape, so the sparse affine
+    cases take the dense reference); None when the run has none."""
+    if (same := meds.get(reference_of(name))) is not None:
+        return same
+    key = op_shape(name)
+    refs = sorted((not k.endswith("/dense:100"), k) for k in meds if is_reference(k) and op_shape(k) == key)
+    return meds[refs[0][1]] if refs else None
+
+
 def fmt(x):
     return "-" if x is None else f"{x:,.1f}"
 
@@ -641,8 +654,7 @@ def cmd_timing(a):
             if timed(b):
                 runs.setdefault(R.base_name(b["name"]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
-        refs = {op_shape(k): v for k, v in meds.items() if is_reference(k)}
-        return meds, {k: v / refs[key] for k, v in meds.items() if (key := op_shape(k)) in refs}
+        return meds, {k: v / ref for k, v in meds.items() if (ref := reference_time(k, meds))}
 
     meds, now_ratio = ratios(data)
     # Each case's kernel fingerprinted (kernel_code: its machine code without addresses), so
@@ -683,8 +695,8 @@ def cmd_timing(a):
         bs = f"{b:8.3f}" if b is not None else "       -"
         cs = f"{(r / b - 1):+7.1%}" if r is not None and b else "      -"
         print(f"{k:<{w}}  {meds[k]:>9.1f}  {rs}  {bs}  {cs}")
-    print("(/ ref: time over the op's scalar reference at the same shape, measured in this process; "
-          "baseline: that ratio in the time baseline)")
+    print("(/ ref: time over the op's scalar reference at the same shape (and density, where the run timed "
+          "it there), measured in this process; baseline: that ratio in the time baseline)")
     # The spread of those changes in one line: a change of code shows as a few cases outside
     # it; a machine in another state (or another core) as a wide spread of every case.
     changes = {k: now_ratio[k] / base_ratio[k] - 1 for k in now_ratio
