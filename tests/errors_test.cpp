@@ -388,7 +388,7 @@ TEST(Errors, AffineRunNeedsBuffersAndItsOwnPreparedWeights) {
   expect_error([&] { affine::run(f.v, affine::Packed{}, f.in, f.out); },
                f.v.info.name + ": run needs weights prepared by this same variant");
   expect_error([&] { affine::run_with_bits(f.v, p, f.in, nullptr, f.out); },
-               f.v.info.name + " cannot take an nnz bitset (it scans its input itself)");
+               f.v.info.name + ": cannot take an nnz bitset (it scans its input itself)");
   for (const affine::Variant& b : affine::variants()) {
     if (!b.run_bits || !b.info.available() || !affine::why_unsupported(b, {64, 8}).empty()) continue;
     const affine::Packed pb = affine::prepare(b, {{64, 8}, f.w.data(), f.b});
@@ -407,7 +407,7 @@ TEST(Errors, AffineRunWithListChecksTheList) {
   const affine::Packed p = affine::prepare(f.v, {{64, 8}, f.w.data(), f.b});
   alignas(8) std::uint16_t list[17] = {0, 1, 2};
   expect_error([&] { affine::run_with_list(f.v, p, f.in, list, 3, f.out); },
-               f.v.info.name + " cannot take a chunk list (it walks no list)");
+               f.v.info.name + ": cannot take a chunk list (it walks no list)");
   for (const affine::Variant& b : affine::variants()) {
     if (!b.run_list || !b.info.available() || !affine::why_unsupported(b, {64, 8}).empty()) continue;
     for (int o = 0; o < 8; ++o) f.b[o] = 100 * o - 7;

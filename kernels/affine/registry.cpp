@@ -70,7 +70,8 @@ Packed prepare(const Variant& v, const Canonical& c) {
 namespace {
 
 // The checks of the run entry points, in their messages' order (arg_checks.h: one
-// description, its test inline on every call, its refusal cold). Each entry first asks
+// description, its test inline on every call, its refusal cold). run_with_bits and
+// run_with_list first ask whether the variant has that entry at all; each entry then asks
 // for its buffers by name, then for what they all check: the output's alignment and
 // weights packed by this same variant (another variant's layout would be read as this
 // one's).
@@ -89,7 +90,9 @@ constexpr auto run_checks = [](const auto& c, const Variant& v, const Packed& p,
 
 constexpr auto bits_checks = [](const auto& c, const Variant& v, const Packed& p, const std::uint8_t* input,
                                 const std::uint64_t* bits, const std::int32_t* output) {
-  return c.require(input && output && bits,
+  return c.require(v.run_bits != nullptr,
+                   [] { return std::string("cannot take an nnz bitset (it scans its input itself)"); }) &&
+         c.require(input && output && bits,
                    [] { return std::string("run_with_bits needs input, bits and output buffers"); }) &&
          call_checks(c, v, p, output) && c.aligned(bits, "bits");
 };
@@ -119,7 +122,8 @@ std::string list_fault(const std::uint16_t* list, int count, int chunks) {
 constexpr auto list_checks = [](const auto& c, const Variant& v, const Packed& p, const std::uint8_t* input,
                                 const std::uint16_t* list, int count, const std::int32_t* output) {
   const int chunks = p.shape.in / 4;
-  return c.require(input && output && (count <= 0 || list),
+  return c.require(v.run_list != nullptr, [] { return std::string("cannot take a chunk list (it walks no list)"); }) &&
+         c.require(input && output && (count <= 0 || list),
                    [] { return std::string("run_with_list needs input, list and output buffers"); }) &&
          call_checks(c, v, p, output) && c.aligned(list, "list") &&
          c.require(count >= 0 && count <= chunks,
@@ -139,14 +143,12 @@ void run(const Variant& v, const Packed& p, const std::uint8_t* input, std::int3
 
 void run_with_bits(const Variant& v, const Packed& p, const std::uint8_t* input, const std::uint64_t* bits,
                    std::int32_t* output) {
-  if (!v.run_bits) throw std::invalid_argument(v.info.name + " cannot take an nnz bitset (it scans its input itself)");
   arg_checks::check(v.info.name, bits_checks, std::cref(v), std::cref(p), input, bits, output);
   v.run_bits(p, input, bits, output);
 }
 
 void run_with_list(const Variant& v, const Packed& p, const std::uint8_t* input, const std::uint16_t* list, int count,
                    std::int32_t* output) {
-  if (!v.run_list) throw std::invalid_argument(v.info.name + " cannot take a chunk list (it walks no list)");
   arg_checks::check(v.info.name, list_checks, std::cref(v), std::cref(p), input, list, count, output);
   v.run_list(p, input, list, count, output);
 }
