@@ -9,6 +9,7 @@
 #include "bench/harness.h"
 #include "bench/placement.h"
 #include "bench/register.h"
+#include "kernels/common/page.h"
 #include "kernels/find_nnz/registry.h"
 #include "reference/find_nnz.h"
 
@@ -27,13 +28,18 @@ const std::vector<int> kSizes = {1024, 1536, 3072};
 std::string shape_tag(const Shape& s) { return std::to_string(s.n) + (s.form == Form::kBytes ? "b" : "c"); }
 
 // Times kernel(input, indices) -> count over the pool of (n, density). One index buffer is
-// reused by every call, as an engine reuses its stack array.
+// reused by every call, as an engine reuses its stack array, placed as the affine kernels
+// place their own lists: where its room does not straddle a page boundary (whether a heap
+// buffer did changed with the process, and the list's vector stores across one cost about
+// 20 times another: kernels/common/page.h).
 template <class Kernel>
 void time_find_nnz(benchmark::State& state, const Shape& s, const workloads::InputPool& pool, Kernel kernel) {
   const int batch = batch_size(s.n);
   const int max_count = s.form == Form::kBytes ? s.n : s.n / 4;
   workloads::Buffer<std::uint8_t> hot(pool.stride * batch);
-  workloads::Buffer<std::uint16_t> out(std::size_t(max_count) + find_nnz::kOutputSlack);
+  const std::size_t room = std::size_t(max_count) + find_nnz::kOutputSlack;
+  workloads::Buffer<std::uint16_t> list(room + kPageBytes / sizeof(std::uint16_t));
+  std::uint16_t* const out = within_a_page(list.data(), room * sizeof(std::uint16_t));
   long total = 0;
   run_batched(
       state, batch,
@@ -42,7 +48,7 @@ void time_find_nnz(benchmark::State& state, const Shape& s, const workloads::Inp
         for (int j = 0; j < batch; ++j)
           workloads::stage_copy(hot.data() + j * pool.stride, pool.get((first + j) % pool.count), s.n);
       },
-      [&](int j) { total += kernel(hot.data() + j * pool.stride, out.data()); }, pool.count);
+      [&](int j) { total += kernel(hot.data() + j * pool.stride, out); }, pool.count);
   benchmark::DoNotOptimize(total);
   state.counters["nnz"] = s.form == Form::kBytes ? pool.mean.nnz_bytes : pool.mean.nnz_chunks;
   state.counters["byte_density"] = pool.mean.byte_density;

@@ -959,7 +959,8 @@ struct SparseBlocked4Pipe : BlockedBase<V> {
     // One slab holds every output (out * 4 == R * kBytes): a compile-time stride, and size_t
     // indices, as in blocked_slab.
     constexpr std::size_t stride = std::size_t(R) * V::kBytes;
-    alignas(64) std::uint16_t list[2][64 + 64];
+    // 512-byte aligned: neither half straddles a page boundary (kernels/common/page.h).
+    alignas(512) std::uint16_t list[2][64 + 64];
     typename V::reg acc[K][R];
     for (int r = 0; r < R; ++r) {
       acc[0][r] = V::load(bias + r * L);
