@@ -169,7 +169,7 @@ TEST(NoiseProbe, SummaryEndsWithTheFastPassesAbsoluteTimes) {
             "call, 1000 ns a register chain");
 }
 
-TEST(NoiseProbe, ShortProbeTimesTheWidestNativeDenseKernel) {
+TEST(NoiseProbe, ShortProbeTimesANativeDenseKernel) {
   const auto r = probe_noise(0.02);
   if (!r) GTEST_SKIP() << "no native dense_blocked4 affine variant runs on this CPU";
   EXPECT_NE(r->kernel.find("/dense_blocked4"), std::string::npos) << r->kernel;

@@ -15,7 +15,7 @@ namespace {
 std::size_t in_page(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kPageBytes; }
 
 TEST(Page, ListRoomNeverStraddlesAPageWhenItFitsInOne) {
-  // Three pages, and every 2-byte start in the first: the u16 lists' own alignment.
+  // Four pages, and every 2-byte start in the first: the u16 lists' own alignment.
   constexpr std::size_t kBuffer = 4 * kPageBytes;
   std::unique_ptr<std::uint16_t, decltype(&std::free)> buffer(
       static_cast<std::uint16_t*>(std::aligned_alloc(kPageBytes, kBuffer)), &std::free);

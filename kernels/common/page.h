@@ -7,7 +7,7 @@
 // the sparse kernels advance their 16-byte row stores by 2 bytes per listed chunk, so at
 // 15% chunk density about 7 row stores in a row straddle the boundary when the list runs
 // over one: `sparse_blocked4_lut_x2` at 1536x16, chunk 15%, took 114-143 ns with its list
-// starting at 0xF80-0xFC0 of a page against 93-98 ns elsewhere (docs/findings/zen5.md,
+// starting at 0xF80-0xFC0 of a page against about 95 elsewhere (docs/findings/zen5.md,
 // 2026-12-07). Where a stack buffer falls changes from process to process (the stack's
 // start is randomised) and from caller to caller, so a list that can straddle a page was
 // a slowdown of some processes and not others. The kernels' own lists start on a page
