@@ -199,17 +199,27 @@ def op_shape(name):
     return p and (p["op"], p["shape"])
 
 
-def reference_time(name, meds):
+def shape_references(meds):
+    """Each op and shape's fallback reference time, from meds (base name -> median ns): its
+    dense:100 scalar reference if the run timed one, else the first other one by name. Made
+    once per run; reference_time reads it for every case."""
+    table = {}
+    for k in sorted(meds, key=lambda k: (not k.endswith("/dense:100"), k)):
+        if is_reference(k):
+            table.setdefault(op_shape(k), meds[k])
+    return table
+
+
+def reference_time(name, meds, table=None):
     """The time `name` is divided by in the timing ratios, from meds (base name -> median ns):
     its op's scalar reference at the same shape and density kind where the run timed it
     (reference_of), else at the same shape, the dense:100 one if there are several (the
     quick grid times each op's reference at one density per shape, so the sparse affine
-    cases take the dense reference); None when the run has none."""
+    cases take the dense reference); None when the run has none. `table` is
+    shape_references(meds), made here when not given."""
     if (same := meds.get(reference_of(name))) is not None:
         return same
-    key = op_shape(name)
-    refs = sorted((not k.endswith("/dense:100"), k) for k in meds if is_reference(k) and op_shape(k) == key)
-    return meds[refs[0][1]] if refs else None
+    return (shape_references(meds) if table is None else table).get(op_shape(name))
 
 
 def fmt(x):
@@ -654,7 +664,8 @@ def cmd_timing(a):
             if timed(b):
                 runs.setdefault(R.base_name(b["name"]), []).append(b["real_time"])
         meds = {k: median(v) for k, v in runs.items()}
-        return meds, {k: v / ref for k, v in meds.items() if (ref := reference_time(k, meds))}
+        table = shape_references(meds)
+        return meds, {k: v / ref for k, v in meds.items() if (ref := reference_time(k, meds, table))}
 
     meds, now_ratio = ratios(data)
     # Each case's kernel fingerprinted (kernel_code: its machine code without addresses), so
