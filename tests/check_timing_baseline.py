@@ -120,6 +120,30 @@ picks = [regress.reference_time(n, meds) for n in (
 check(picks == [100.0, 400.0, 300.0, 70.0, None],
       f"timing ratios: the same density's reference, else the dense one, else the shape's only one, else none ({picks})")
 
+# The noise probe's fast passes of the baseline's run against this run's: compared on one
+# core and one probe kernel only, read as the same machine, another clock (the register
+# chain moved) or another state (the kernel call alone moved).
+probe = ("0.9% of 404470 samples slow over 1.0 s (affine/avx512vnni/dense_blocked4 pass 2.50x slower, register "
+         "chain 1.00x; longest slow stretch 3 ms); fast passes: {k} ns a kernel call, {c} ns a register chain")
+
+
+def ctx(k="130.2", c="1283", sig="authenticamd-family-26-model-2-stepping-1", line=probe):
+    return {"nnuelab_noise": line.format(k=k, c=c), "nnuelab_cpu_signature": sig}
+
+
+check(regress.noise_times(ctx()) == ("affine/avx512vnni/dense_blocked4", 130.2, 1283.0)
+      and regress.noise_times({"nnuelab_noise": probe.split(";")[0] + ")"}) is None and regress.noise_times({}) is None,
+      f"the probe's fast passes read from its line, none from a line without them ({regress.noise_times(ctx())})")
+readings = [regress.probe_against(ctx(), ctx(k="133.0", c="1290")), regress.probe_against(ctx(), ctx(k="150.0")),
+            regress.probe_against(ctx(), ctx(k="150.0", c="1500")),
+            regress.probe_against(ctx(line=probe.split(";")[0] + ")"), ctx()), regress.probe_against(ctx(), ctx(sig="x")),
+            regress.probe_against(ctx(), ctx(line=probe.replace("avx512vnni", "avx2")))]
+check("130.2 -> 133.0 ns a call (+2.2%)" in readings[0] and "ran as fast as for the baseline" in readings[0]
+      and "the machine's state differs" in readings[1] and "+15.2%" in readings[1]
+      and "the clock differs" in readings[2] and "no fast-pass times" in readings[3]
+      and "not of one known core" in readings[4] and "it timed affine/avx512vnni/dense_blocked4 then" in readings[5],
+      f"the probe's fast passes against the baseline's: {readings}")
+
 with tempfile.TemporaryDirectory(prefix="nnuelab-timing-baseline-") as d:
     path = os.path.join(d, "b.json")
     with open(path, "w") as f:
