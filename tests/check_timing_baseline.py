@@ -132,8 +132,9 @@ def ctx(k="130.2", c="1283", sig="authenticamd-family-26-model-2-stepping-1", li
 
 
 check(regress.noise_times(ctx()) == ("affine/avx512vnni/dense_blocked4", 130.2, 1283.0)
-      and regress.noise_times({"nnuelab_noise": probe.split(";")[0] + ")"}) is None and regress.noise_times({}) is None,
-      f"the probe's fast passes read from its line, none from a line without them ({regress.noise_times(ctx())})")
+      and regress.noise_times({"nnuelab_noise": probe.split(";")[0] + ")"}) is None and regress.noise_times({}) is None
+      and regress.noise_times(ctx(k="0.0")) is None,
+      f"the probe's fast passes read from its line, none from a line without them or with a time of 0 ({regress.noise_times(ctx())})")
 readings = [regress.probe_against(ctx(), ctx(k="133.0", c="1290")), regress.probe_against(ctx(), ctx(k="150.0")),
             regress.probe_against(ctx(), ctx(k="150.0", c="1500")),
             regress.probe_against(ctx(line=probe.split(";")[0] + ")"), ctx()), regress.probe_against(ctx(), ctx(sig="x")),

@@ -870,22 +870,26 @@ NOISE_TIMES = re.compile(r"\((\S+) pass\b.*; fast passes: ([0-9.]+) ns a kernel 
 def noise_times(ctx):
     """(kernel, ns a kernel call, ns a register chain): the fast passes of the slow-spell
     probe that ran before the bench (context nnuelab_noise), or None when the line has no
-    such times (--noise=0, or a run before 2026-12-07)."""
+    such times (--noise=0, or a run before 2026-12-07) or a time of 0 (a probe that timed
+    nothing): a ratio of the times is then never divided by zero."""
     m = NOISE_TIMES.search(str(ctx.get("nnuelab_noise", "")))
-    return m and (m.group(1), float(m.group(2)), float(m.group(3)))
+    times = m and (float(m.group(2)), float(m.group(3)))
+    return (m.group(1), *times) if times and min(times) > 0 else None
 
 
 def probe_against(base_ctx, now_ctx, within=0.05):
     """A line comparing the noise probe's fast passes of the baseline's run and this one, on
     one core: the probe's share of slow passes is judged against its own fastest tenth, so
     only these absolute times tell a machine (or a guest's state) slower as a whole for the
-    whole run. None when the cores differ or either side has no times."""
+    whole run. When the cores differ, the probes timed different kernels or either side
+    has no times, the line says so and compares nothing."""
     b, n = noise_times(base_ctx), noise_times(now_ctx)
     b_sig, n_sig = base_ctx.get("nnuelab_cpu_signature"), now_ctx.get("nnuelab_cpu_signature")
     if not b or not n or not b_sig or b_sig != n_sig:
         why = ("the two runs are not of one known core" if not b_sig or b_sig != n_sig else
-               "the baseline's probe line has no fast-pass times (runs before 2026-12-07, or --noise=0)" if not b else
-               "this run's probe line has no fast-pass times (--noise=0)")
+               "the baseline's probe line has no fast-pass times (runs before 2026-12-07, --noise=0, or a probe "
+               "that timed nothing)" if not b else
+               "this run's probe line has no fast-pass times (--noise=0, or a probe that timed nothing)")
         return f"the noise probe's fast passes not compared: {why}"
     if b[0] != n[0]:
         return f"the noise probe's fast passes not compared: it timed {b[0]} then, {n[0]} now"
