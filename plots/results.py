@@ -88,6 +88,51 @@ class ResultError(Exception):
     """A result file that is missing or not a benchmark result; the message says which and why."""
 
 
+# The slow-spell probe's line (context nnuelab_noise, bench/noise_probe.cpp) ends with its
+# fast passes' absolute times since 2026-12-07.
+NOISE_TIMES = re.compile(r"\((\S+) pass\b.*; fast passes: ([0-9.]+) ns a kernel call, ([0-9.]+) ns a register chain$")
+
+
+def noise_times(ctx):
+    """(kernel, ns a kernel call, ns a register chain): the fast passes of the slow-spell
+    probe that ran before the bench, or None when its line has no such times (--noise=0,
+    or a run before 2026-12-07) or a time of 0 (a probe that timed nothing), so that a
+    ratio of two runs' times never divides by zero."""
+    m = NOISE_TIMES.search(str(ctx.get("nnuelab_noise", "")))
+    times = m and (float(m.group(2)), float(m.group(3)))
+    return (m.group(1), *times) if times and min(times) > 0 else None
+
+
+def probe_against(then_ctx, now_ctx, within=0.05, then="the baseline"):
+    """A line comparing the noise probe's fast passes of an earlier run (`then` names it:
+    the timing report's baseline, the targets report's previous run) with this run's, on
+    one core. The probe's share of slow passes is judged against its own fastest tenth, so
+    only these absolute times tell a machine (or a guest's state) slower as a whole for a
+    whole run. When the cores differ, the probes timed different kernels or either side
+    has no times, the line says so and compares nothing."""
+    b, n = noise_times(then_ctx), noise_times(now_ctx)
+    b_sig, n_sig = then_ctx.get("nnuelab_cpu_signature"), now_ctx.get("nnuelab_cpu_signature")
+    if not b or not n or not b_sig or b_sig != n_sig:
+        why = ("the two runs are not of one known core" if not b_sig or b_sig != n_sig else
+               f"{then}'s probe line has no fast-pass times (runs before 2026-12-07, --noise=0, or a probe "
+               "that timed nothing)" if not b else
+               "this run's probe line has no fast-pass times (--noise=0, or a probe that timed nothing)")
+        return f"the noise probe's fast passes not compared: {why}"
+    if b[0] != n[0]:
+        return f"the noise probe's fast passes not compared: it timed {b[0]} then, {n[0]} now"
+    kernel, chain = n[1] / b[1] - 1, n[2] / b[2] - 1
+    line = (f"the noise probe's fast passes, {then} then this run: {n[0]} {b[1]:.1f} -> {n[1]:.1f} ns a call "
+            f"({kernel:+.1%}), the register chain {b[2]:.0f} -> {n[2]:.0f} ns ({chain:+.1%})")
+    if max(abs(kernel), abs(chain)) <= within:
+        return line + f": both within {within:.0%}, the machine ran as fast as for {then}"
+    if abs(chain) > within:
+        return line + (": the register chain moved, so the clock differs; every time moves with it, a ratio "
+                       "within one run (to the reference, to the peak) less")
+    return line + (": the kernel call moved, the register chain did not: the machine's state differs (a guest's "
+                   "slow state adds more to some kernels than to others, docs/findings/zen5.md), and a ratio "
+                   "within one run carries part of it")
+
+
 def base_name(name):
     """The grammar name <op>/<isa>/<technique>/<shape>/<kind>:<percent> of a result."""
     return GB_SUFFIX.sub("", name)

@@ -40,8 +40,10 @@ Standard library only. Exit status 0, or with --fail-on-miss 1 when a target is 
 not measured; 2 for a bad file or files of different CPUs.
 """
 import argparse
+import glob
 import json
 import os
+import re
 import statistics
 import sys
 from collections import OrderedDict
@@ -430,6 +432,47 @@ def machine_line(f):
             "not whether the issues' targets are met.")
 
 
+# `./lab targets` names its files <host>-targets-<date>-<time>-<part>.json (lab, targets).
+TARGETS_FILE = re.compile(r"^.+-targets-(?P<stamp>\d{8}-\d{6})-(?P<part>[a-z0-9]+)\.json$")
+
+
+def previous_run(f):
+    """(path, context) of the newest `./lab targets` file beside f of the same part
+    (affine, elementwise) and core made before it, or None (f not named as one, none
+    earlier, or none of this core)."""
+    m = TARGETS_FILE.match(os.path.basename(f.path))
+    if not m or not f.cpu_signature:
+        return None
+    folder = os.path.dirname(f.path) or "."
+    for path in sorted(glob.glob(os.path.join(glob.escape(folder), f"*-targets-*-{m['part']}.json")), reverse=True):
+        q = TARGETS_FILE.match(os.path.basename(path))
+        if not q or q["stamp"] >= m["stamp"]:
+            continue
+        try:
+            context = R.read_data(path).get("context") or {}
+        except R.ResultError:
+            continue  # not a result file: the next older one
+        if context.get("nnuelab_cpu_signature") == f.cpu_signature:
+            return path, context
+    return None
+
+
+def probe_lines(files):
+    """Per file, its noise probe's fast passes against the previous run's (previous_run):
+    whether this run's machine ran as fast as that one's, which the probe's own share of
+    slow passes cannot tell."""
+    out = []
+    for f in files:
+        prev = previous_run(f)
+        if prev is None:
+            out.append(f"{os.path.basename(f.path)}: no earlier `./lab targets` file of this core beside it "
+                       "to compare the noise probe with")
+        else:
+            out.append(f"{os.path.basename(f.path)} against {os.path.basename(prev[0])}: "
+                       + R.probe_against(prev[1], f.context, then="the previous run"))
+    return out
+
+
 def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
@@ -459,6 +502,8 @@ def main(argv=None):
     print(f"Files: {', '.join(f.path for f in files)}. Branch scrub: {c.get('nnuelab_scrub_branches', '?')}; "
           f"noise probe: {c.get('nnuelab_noise', 'not recorded')}; "
           f"ft_refresh weight pages: {c.get('nnuelab_ft_weight_pages', '4 KiB')}.")
+    for line in probe_lines(files):
+        print(f"{line}.")
     for f in files:  # a run ended early by SIGINT/SIGTERM (nnuelab_bench kept what it timed)
         if f.context.get("nnuelab_interrupted"):
             print(f"**Interrupted run:** {f.path}: {f.context['nnuelab_interrupted']}; its cases with no "

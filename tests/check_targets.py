@@ -15,7 +15,8 @@ budget reads an instruction file of the gate's form. Results of ISAs
 above AVX2 (--every-isa) move no verdict and fill the per-ISA table: the best scanning
 native form per ISA, dense forms only at dense 64x32, the fastest ISA against AVX2. The
 header names the core from the CPUID signature and says whether it is the issues' Zen 3;
-files of two CPUs are refused.
+files of two CPUs are refused. The noise probe's fast passes are compared with the
+previous targets run's of the same core beside the file (older, readable, same signature).
 """
 import json
 import os
@@ -358,6 +359,30 @@ def main():
                   f"files of two CPUs ({key}) refused, naming both (got {p.returncode}: {p.stderr.strip()[:200]})")
         p = subprocess.run([sys.executable, script, path, path], capture_output=True, text=True)
         check(p.returncode == 0 and "8 met, 5 missed" in p.stdout, "files of one CPU merge")
+        # The noise probe's fast passes against the previous `./lab targets` run of the same
+        # part and core beside the file: an older file of another core, a corrupt older one and
+        # a newer one are passed over; a file not named as a targets run has none.
+        check("fixture.json: no earlier `./lab targets` file of this core beside it" in p.stdout,
+              "a file not named as a targets run: no previous run to compare the probe with")
+        runs = os.path.join(d, "runs")
+        os.makedirs(runs)
+        probe = ("0.1% of 9 samples slow over 1.0 s (affine/avx2/dense_blocked4 pass 2.00x slower, register chain "
+                 "1.00x; longest slow stretch 0 ms); fast passes: {} ns a kernel call, 1000 ns a register chain")
+        zen5 = "AuthenticAMD family 26 model 2 stepping 1"
+        for stamp, sig, kernel in (("070000", zen5, "100.0"), ("080000", "AuthenticAMD family 25 model 1 stepping 1",
+                                   "50.0"), ("090000", zen5, "110.0"), ("100000", zen5, "200.0")):
+            fx = fixture()
+            fx["context"].update(nnuelab_cpu_signature=sig, nnuelab_noise=probe.format(kernel))
+            with open(os.path.join(runs, f"h-targets-20261207-{stamp}-affine.json"), "w") as f:
+                json.dump(fx, f)
+        with open(os.path.join(runs, "h-targets-20261207-075000-affine.json"), "w") as f:
+            f.write("{not json")
+        p = subprocess.run([sys.executable, script, os.path.join(runs, "h-targets-20261207-090000-affine.json")],
+                           capture_output=True, text=True)
+        check("h-targets-20261207-090000-affine.json against h-targets-20261207-070000-affine.json: the noise probe's "
+              "fast passes, the previous run then this run: affine/avx2/dense_blocked4 100.0 -> 110.0 ns a call (+10.0%)"
+              in p.stdout and "the machine's state differs" in p.stdout,
+              f"the probe against the previous run of this core (got {p.stdout[:900]!r})")
         bad = os.path.join(d, "bad.json")
         with open(bad, "w") as f:
             f.write("{not json")

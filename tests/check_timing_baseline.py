@@ -131,17 +131,18 @@ def ctx(k="130.2", c="1283", sig="authenticamd-family-26-model-2-stepping-1", li
     return {"nnuelab_noise": line.format(k=k, c=c), "nnuelab_cpu_signature": sig}
 
 
-check(regress.noise_times(ctx()) == ("affine/avx512vnni/dense_blocked4", 130.2, 1283.0)
-      and regress.noise_times({"nnuelab_noise": probe.split(";")[0] + ")"}) is None and regress.noise_times({}) is None
-      and regress.noise_times(ctx(k="0.0")) is None,
-      f"the probe's fast passes read from its line, none from a line without them or with a time of 0 ({regress.noise_times(ctx())})")
-readings = [regress.probe_against(ctx(), ctx(k="133.0", c="1290")), regress.probe_against(ctx(), ctx(k="150.0")),
-            regress.probe_against(ctx(), ctx(k="150.0", c="1500")),
-            regress.probe_against(ctx(line=probe.split(";")[0] + ")"), ctx()), regress.probe_against(ctx(), ctx(sig="x")),
-            regress.probe_against(ctx(), ctx(line=probe.replace("avx512vnni", "avx2")))]
+noise_times, probe_against = regress.R.noise_times, regress.R.probe_against  # plots/results.py's
+bare = probe.split(";")[0] + ")"  # a line of a run before 2026-12-07
+check(noise_times(ctx()) == ("affine/avx512vnni/dense_blocked4", 130.2, 1283.0)
+      and noise_times({"nnuelab_noise": bare}) is None and noise_times({}) is None and noise_times(ctx(k="0.0")) is None,
+      f"the probe's fast passes read from its line, none from a line without them or with a time of 0 "
+      f"({noise_times(ctx())})")
+readings = [probe_against(ctx(), ctx(k="133.0", c="1290")), probe_against(ctx(), ctx(k="150.0")),
+            probe_against(ctx(), ctx(k="150.0", c="1500")), probe_against(ctx(line=bare), ctx()),
+            probe_against(ctx(), ctx(sig="x")), probe_against(ctx(), ctx(line=probe.replace("avx512vnni", "avx2")))]
 check("130.2 -> 133.0 ns a call (+2.2%)" in readings[0] and "ran as fast as for the baseline" in readings[0]
       and "the machine's state differs" in readings[1] and "+15.2%" in readings[1]
-      and "the clock differs" in readings[2] and "no fast-pass times" in readings[3]
+      and "the clock differs" in readings[2] and "the baseline's probe line has no fast-pass times" in readings[3]
       and "not of one known core" in readings[4] and "it timed affine/avx512vnni/dense_blocked4 then" in readings[5],
       f"the probe's fast passes against the baseline's: {readings}")
 

@@ -696,7 +696,7 @@ def cmd_timing(a):
     if base is not None:
         base_ratio = ratios(base)[1]
         print(f"timing: {machines(base['context'], data['context'])}")
-        print(f"timing: {probe_against(base['context'], data['context'])}")
+        print(f"timing: {R.probe_against(base['context'], data['context'])}")
     w = max(len(k) for k in meds)
     head = f"benchmark (median of {'the repetitions timed' if partial else a.repetitions})"
     print(f"\n{head:<{w}}  {'ns':>9}  {'/ ref':>7}  "
@@ -862,48 +862,6 @@ def machines(base_ctx, now_ctx):
         return line + (": the same core" if b_sig == n_sig else
                        f": another core ({b_sig}, now {n_sig}), so a change in the ratios below is the core's as much as the code's")
     return line + ": whether they are the same core is not recorded (a baseline made before 2026-12-01 has no CPUID signature)"
-
-
-NOISE_TIMES = re.compile(r"\((\S+) pass\b.*; fast passes: ([0-9.]+) ns a kernel call, ([0-9.]+) ns a register chain$")
-
-
-def noise_times(ctx):
-    """(kernel, ns a kernel call, ns a register chain): the fast passes of the slow-spell
-    probe that ran before the bench (context nnuelab_noise), or None when the line has no
-    such times (--noise=0, or a run before 2026-12-07) or a time of 0 (a probe that timed
-    nothing): a ratio of the times is then never divided by zero."""
-    m = NOISE_TIMES.search(str(ctx.get("nnuelab_noise", "")))
-    times = m and (float(m.group(2)), float(m.group(3)))
-    return (m.group(1), *times) if times and min(times) > 0 else None
-
-
-def probe_against(base_ctx, now_ctx, within=0.05):
-    """A line comparing the noise probe's fast passes of the baseline's run and this one, on
-    one core: the probe's share of slow passes is judged against its own fastest tenth, so
-    only these absolute times tell a machine (or a guest's state) slower as a whole for the
-    whole run. When the cores differ, the probes timed different kernels or either side
-    has no times, the line says so and compares nothing."""
-    b, n = noise_times(base_ctx), noise_times(now_ctx)
-    b_sig, n_sig = base_ctx.get("nnuelab_cpu_signature"), now_ctx.get("nnuelab_cpu_signature")
-    if not b or not n or not b_sig or b_sig != n_sig:
-        why = ("the two runs are not of one known core" if not b_sig or b_sig != n_sig else
-               "the baseline's probe line has no fast-pass times (runs before 2026-12-07, --noise=0, or a probe "
-               "that timed nothing)" if not b else
-               "this run's probe line has no fast-pass times (--noise=0, or a probe that timed nothing)")
-        return f"the noise probe's fast passes not compared: {why}"
-    if b[0] != n[0]:
-        return f"the noise probe's fast passes not compared: it timed {b[0]} then, {n[0]} now"
-    kernel, chain = n[1] / b[1] - 1, n[2] / b[2] - 1
-    line = (f"the noise probe's fast passes, baseline then this run: {n[0]} {b[1]:.1f} -> {n[1]:.1f} ns a call "
-            f"({kernel:+.1%}), the register chain {b[2]:.0f} -> {n[2]:.0f} ns ({chain:+.1%})")
-    if max(abs(kernel), abs(chain)) <= within:
-        return line + f": both within {within:.0%}, the machine ran as fast as for the baseline"
-    if abs(chain) > within:
-        return line + (": the register chain moved, so the clock differs; every time below moves with it, the "
-                       "ratios to the reference less")
-    return line + (": the kernel call moved, the register chain did not: the machine's state differs (a guest's "
-                   "slow state adds more to some kernels than to others, docs/findings/zen5.md), and the ratios "
-                   "below carry part of it")
 
 
 def compare_timing(a, base, baseline, data):
