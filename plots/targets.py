@@ -464,7 +464,10 @@ def probe_lines(files):
     out = []
     for f in files:
         prev = previous_run(f)
-        if prev is None:
+        if prev is None and not f.cpu_signature:
+            out.append(f"{os.path.basename(f.path)}: no CPUID signature recorded (a run before 2026-12-01), so no "
+                       "previous run of the same core to compare the noise probe with")
+        elif prev is None:
             out.append(f"{os.path.basename(f.path)}: no earlier `./lab targets` file of this core beside it "
                        "to compare the noise probe with")
         else:

@@ -362,8 +362,8 @@ def main():
         # The noise probe's fast passes against the previous `./lab targets` run of the same
         # part and core beside the file: an older file of another core, a corrupt older one and
         # a newer one are passed over; a file not named as a targets run has none.
-        check("fixture.json: no earlier `./lab targets` file of this core beside it" in p.stdout,
-              "a file not named as a targets run: no previous run to compare the probe with")
+        check("fixture.json: no CPUID signature recorded" in p.stdout,
+              "a file without a signature: no previous run of its core to compare the probe with")
         runs = os.path.join(d, "runs")
         os.makedirs(runs)
         probe = ("0.1% of 9 samples slow over 1.0 s (affine/avx2/dense_blocked4 pass 2.00x slower, register chain "
@@ -377,12 +377,20 @@ def main():
                 json.dump(fx, f)
         with open(os.path.join(runs, "h-targets-20261207-075000-affine.json"), "w") as f:
             f.write("{not json")
-        p = subprocess.run([sys.executable, script, os.path.join(runs, "h-targets-20261207-090000-affine.json")],
-                           capture_output=True, text=True)
+        p = subprocess.run([sys.executable, script, os.path.join(runs, "h-targets-20261207-090000-affine.json"),
+                            os.path.join(runs, "h-targets-20261207-070000-affine.json")], capture_output=True, text=True)
         check("h-targets-20261207-090000-affine.json against h-targets-20261207-070000-affine.json: the noise probe's "
               "fast passes, the previous run then this run: affine/avx2/dense_blocked4 100.0 -> 110.0 ns a call (+10.0%)"
               in p.stdout and "the machine's state differs" in p.stdout,
               f"the probe against the previous run of this core (got {p.stdout[:900]!r})")
+        check("h-targets-20261207-070000-affine.json: no earlier `./lab targets` file of this core beside it"
+              in p.stdout, "the oldest run of its core: none earlier to compare the probe with")
+        renamed = os.path.join(runs, "renamed.json")  # a targets run's file under another name
+        with open(os.path.join(runs, "h-targets-20261207-090000-affine.json")) as src, open(renamed, "w") as f:
+            f.write(src.read())
+        p = subprocess.run([sys.executable, script, renamed], capture_output=True, text=True)
+        check("renamed.json: no earlier `./lab targets` file of this core beside it" in p.stdout,
+              "a file not named as a targets run: no previous run to compare the probe with")
         bad = os.path.join(d, "bad.json")
         with open(bad, "w") as f:
             f.write("{not json")
